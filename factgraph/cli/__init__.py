@@ -1,0 +1,1 @@
+"""The ``factgraph`` command line."""

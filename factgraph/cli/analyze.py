@@ -1,0 +1,168 @@
+"""``factgraph analyze | basis | explain``: read coverage off a fact graph file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from factgraph.graph import Component, Coverage, analyze
+from factgraph.io import load_graph
+
+OUTPUT = click.option(
+    "--output", "-o", "output", type=click.Choice(["table", "json"]), default="table",
+    show_default=True, help="Human table or machine-readable JSON.",
+)
+MIN_P = click.option(
+    "--min-probability", type=float, default=None,
+    help="Ignore entailment edges whose probability is below this.",
+)
+
+
+def component_record(cov: Coverage, comp: Component) -> dict[str, Any]:
+    """A component as a flat JSON-able record (the export users script against)."""
+    rep = cov.graph.statements[cov._position(comp.representative)]
+    sources = sorted(
+        {cov.graph.statements[cov._position(m)].source_id or "" for m in comp.members} - {""}
+    )
+    return {
+        "component": comp.id,
+        "statement_id": comp.representative,
+        "text": comp.text,
+        "status": comp.status,
+        "basis": comp.basis,
+        "members": list(comp.members),
+        "source_ids": sources,
+        "relevance": rep.relevance,
+    }
+
+
+def coverage_summary(cov: Coverage) -> dict[str, Any]:
+    g = cov.graph
+    n_resp = sum(1 for s in g.statements if s.origin.value == "response")
+    return {
+        "query": g.query,
+        "comprehensiveness": cov.score,
+        "n_statements": len(g.statements),
+        "n_response_statements": n_resp,
+        "n_context_statements": len(g.statements) - n_resp,
+        "n_relations": len(g.relations),
+        "n_components": cov.arrays.n_components,
+        "n_covered": cov.n_covered,
+        "n_uncovered": cov.n_uncovered,
+        "n_basis": cov.n_basis,
+        "covered": [component_record(cov, c) for c in cov.covered()],
+        "uncovered": [component_record(cov, c) for c in cov.uncovered()],
+        "basis": [component_record(cov, c) for c in cov.basis()],
+    }
+
+
+def _fmt_score(x: float | None) -> str:
+    return "undefined (no context statements)" if x is None else f"{x:.4f}"
+
+
+@click.command("analyze")
+@click.argument("graph_file", type=click.Path(dir_okay=False))
+@OUTPUT
+@MIN_P
+def analyze_cmd(graph_file: str, output: str, min_probability: float | None) -> None:
+    """Comprehensiveness S, covered / uncovered context components and the uncovered basis."""
+    cov = analyze(load_graph(graph_file), min_probability=min_probability)
+    summary = coverage_summary(cov)
+    if output == "json":
+        click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(f"[bold]Query:[/bold] {_escape(summary['query'])}")
+    console.print(
+        f"[bold]Comprehensiveness S[/bold] = {_fmt_score(cov.score)}  "
+        f"({cov.n_covered} covered / {cov.n_covered + cov.n_uncovered} context components; "
+        f"{summary['n_statements']} statements, {summary['n_relations']} relations)"
+    )
+    table = Table(title="Context components", show_lines=False)
+    for col in ("component", "status", "basis", "statement", "text", "sources"):
+        table.add_column(col)
+    for rec in summary["covered"] + summary["uncovered"]:
+        table.add_row(
+            rec["component"], rec["status"], "yes" if rec["basis"] else "",
+            rec["statement_id"], _escape(rec["text"]), ", ".join(rec["source_ids"]),
+        )
+    console.print(table)
+    console.print(f"[bold]Uncovered basis[/bold] ({cov.n_basis}): the fewest facts to add")
+    for rec in summary["basis"]:
+        console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+@click.command("basis")
+@click.argument("graph_file", type=click.Path(dir_okay=False))
+@click.option(
+    "--format", "fmt", type=click.Choice(["jsonl", "csv", "txt"]), default="jsonl",
+    show_default=True,
+)
+@MIN_P
+def basis_cmd(graph_file: str, fmt: str, min_probability: float | None) -> None:
+    """Export the uncovered basis: the fewest context facts that would complete the answer."""
+    cov = analyze(load_graph(graph_file), min_probability=min_probability)
+    records = [component_record(cov, c) for c in cov.basis()]
+    if fmt == "jsonl":
+        for rec in records:
+            click.echo(json.dumps(rec, ensure_ascii=False))
+    elif fmt == "txt":
+        for rec in records:
+            click.echo(rec["text"].replace("\n", " "))
+    else:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["component", "statement_id", "text", "members", "source_ids", "relevance"])
+        for rec in records:
+            w.writerow([
+                rec["component"], rec["statement_id"], rec["text"], " ".join(rec["members"]),
+                " ".join(rec["source_ids"]), "" if rec["relevance"] is None else rec["relevance"],
+            ])
+        click.echo(buf.getvalue(), nl=False)
+
+
+@click.command("explain")
+@click.argument("graph_file", type=click.Path(dir_okay=False))
+@click.argument("statement_id")
+@OUTPUT
+@MIN_P
+def explain_cmd(
+    graph_file: str, statement_id: str, output: str, min_probability: float | None
+) -> None:
+    """Why STATEMENT_ID counts as covered: the shortest entailment path from the response."""
+    graph = load_graph(graph_file)
+    cov = analyze(graph, min_probability=min_probability)
+    path = cov.explain(statement_id)
+    comp = cov.component_of(statement_id)
+    steps = [
+        {"statement_id": sid, "origin": graph.statements[cov._position(sid)].origin.value,
+         "text": graph.statements[cov._position(sid)].text}
+        for sid in (path or [])
+    ]
+    if output == "json":
+        click.echo(json.dumps(
+            {"statement_id": statement_id, "component": comp.id, "status": comp.status,
+             "covered": path is not None, "path": steps},
+            indent=2, ensure_ascii=False,
+        ))
+        return
+    if path is None:
+        click.echo(f"{statement_id} is not covered: no response statement entails it "
+                   f"(component {comp.id}, {comp.status}{', in the basis' if comp.basis else ''}).")
+        return
+    click.echo(f"{statement_id} is covered ({len(path) - 1} entailment step(s)):")
+    for k, st in enumerate(steps):
+        arrow = "   " if k == 0 else "=> "
+        click.echo(f"  {arrow}[{st['statement_id']}] ({st['origin']}) {st['text']}")

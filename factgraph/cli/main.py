@@ -1,0 +1,72 @@
+"""Entry point of the ``factgraph`` CLI: one group, commands registered from small modules.
+
+Errors the user can fix (bad files, bad arguments) print one line to stderr and exit with
+code 2; no traceback. Set ``FACTGRAPH_DEBUG=1`` to see tracebacks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import sys
+from typing import Any
+
+import click
+
+from factgraph import __version__
+from factgraph.io import InputError
+
+# (module, attribute) of each command; imported lazily so `factgraph --help` stays fast and
+# optional engines are imported only by the commands that need them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("factgraph.cli.analyze", "analyze_cmd"),
+    "basis": ("factgraph.cli.analyze", "basis_cmd"),
+    "explain": ("factgraph.cli.analyze", "explain_cmd"),
+    "schema": ("factgraph.cli.schema", "schema_cmd"),
+    "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
+}
+
+
+class UserError(click.ClickException):
+    """An error caused by input; printed as one line, exit code 2."""
+
+    exit_code = 2
+
+
+class FactgraphGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = COMMANDS.get(cmd_name)
+        if spec is None:
+            return None
+        module = importlib.import_module(spec[0])
+        cmd = getattr(module, spec[1])
+        assert isinstance(cmd, click.Command)
+        return cmd
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as e:
+            raise UserError(str(e)) from None
+        except (KeyError, ValueError) as e:
+            if os.environ.get("FACTGRAPH_DEBUG"):
+                raise
+            msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+            raise UserError(str(msg).splitlines()[0] if str(msg) else type(e).__name__) from None
+
+
+@click.group(cls=FactgraphGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="factgraph")
+@click.option("-v", "--verbose", count=True, help="More logging (-v info, -vv debug).")
+def cli(verbose: int) -> None:
+    """Fact graphs that explain why an LLM's long-form answer is incomplete or wrong."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def main() -> None:
+    cli(prog_name="factgraph")

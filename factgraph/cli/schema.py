@@ -1,0 +1,18 @@
+"""``factgraph schema``: print the JSON Schema of the file formats."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from factgraph.models import Evaluation, FactGraph
+
+SCHEMAS = {"graph": FactGraph, "evaluation": Evaluation}
+
+
+@click.command("schema")
+@click.argument("what", type=click.Choice(sorted(SCHEMAS)), default="graph")
+def schema_cmd(what: str) -> None:
+    """Print the JSON Schema of a FactGraph (default) or an Evaluation."""
+    click.echo(json.dumps(SCHEMAS[what].model_json_schema(), indent=2))

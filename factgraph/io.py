@@ -1,0 +1,130 @@
+"""Reading and writing factgraph files with errors that name the file, line and field.
+
+Formats: a FactGraph or an Evaluation as one JSON document (``.json``), a batch of them as
+JSON Lines (``.jsonl``, one object per line), optionally gzip-compressed (``.gz``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from factgraph.models import Evaluation, FactGraph
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class InputError(ValueError):
+    """A bad input file. ``str()`` is a one-line message naming file, line and field."""
+
+    def __init__(self, path: str | os.PathLike[str], message: str, line: int | None = None):
+        self.path = str(path)
+        self.line = line
+        self.detail = message
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
+
+
+def describe_validation_error(err: ValidationError) -> str:
+    """The first error of a pydantic ValidationError as ``field.path: message`` (one line)."""
+    errors = err.errors()
+    if not errors:
+        return str(err).splitlines()[0]
+    first = errors[0]
+    loc = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
+    msg = str(first.get("msg", "invalid")).replace("\n", " ")
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{loc}: {msg}{more}"
+
+
+def open_text(path: str | os.PathLike[str]) -> IO[str]:
+    """Open a text file, transparently decompressing ``.gz``."""
+    p = Path(path)
+    if p.suffix == ".gz":
+        return gzip.open(p, "rt", encoding="utf-8")
+    return open(p, encoding="utf-8")
+
+
+def _read_json(path: str | os.PathLike[str]) -> Any:
+    try:
+        with open_text(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(path, f"cannot read: {e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, f"invalid JSON: {e.msg} (column {e.colno})", line=e.lineno) from None
+
+
+def parse_model(model: type[M], data: Any, path: str | os.PathLike[str], line: int | None = None) -> M:
+    """Validate ``data`` as ``model`` or raise a one-line InputError."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise InputError(path, describe_validation_error(e), line=line) from None
+
+
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, object)`` for each non-blank line; bad JSON names its line."""
+    try:
+        f = open_text(path)
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    with f:
+        lineno = 0
+        try:
+            for lineno, raw in enumerate(f, start=1):  # noqa: B007 - lineno used after loop
+                if not raw.strip():
+                    continue
+                try:
+                    yield lineno, json.loads(raw)
+                except json.JSONDecodeError as e:
+                    raise InputError(
+                        path, f"invalid JSON: {e.msg} (column {e.colno})", line=lineno
+                    ) from None
+        except UnicodeDecodeError as e:
+            raise InputError(path, f"not UTF-8 text: {e.reason}", line=lineno + 1) from None
+
+
+def read_jsonl(path: str | os.PathLike[str], model: type[M]) -> Iterator[tuple[int, M]]:
+    """Yield ``(line_number, validated model)`` per line of a JSONL file."""
+    for lineno, obj in iter_jsonl(path):
+        yield lineno, parse_model(model, obj, path, lineno)
+
+
+def load_graph(path: str | os.PathLike[str]) -> FactGraph:
+    """Load a FactGraph from a JSON file holding a FactGraph or an Evaluation (its graph)."""
+    data = _read_json(path)
+    if isinstance(data, dict) and "graph" in data and "method" in data:
+        return parse_model(Evaluation, data, path).graph
+    return parse_model(FactGraph, data, path)
+
+
+def load_evaluations(path: str | os.PathLike[str]) -> list[Evaluation]:
+    """Evaluations from a ``.jsonl`` batch or a single ``.json`` Evaluation."""
+    name = str(path)
+    if name.endswith(".jsonl") or name.endswith(".jsonl.gz"):
+        return [ev for _, ev in read_jsonl(path, Evaluation)]
+    return [parse_model(Evaluation, _read_json(path), path)]
+
+
+def dump_json(model: BaseModel, indent: int | None = 2) -> str:
+    """Deterministic JSON for a model (keys in field order, UTF-8 kept as text)."""
+    return model.model_dump_json(indent=indent, exclude_none=False)
+
+
+def write_json(path: str | os.PathLike[str], model: BaseModel) -> None:
+    """Write atomically: a temp file in the same folder, then rename."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.tmp{os.getpid()}")
+    tmp.write_text(dump_json(model) + "\n", encoding="utf-8")
+    os.replace(tmp, p)
