@@ -65,7 +65,9 @@ def _read_json(path: str | os.PathLike[str]) -> Any:
         raise InputError(path, f"invalid JSON: {e.msg} (column {e.colno})", line=e.lineno) from None
 
 
-def parse_model(model: type[M], data: Any, path: str | os.PathLike[str], line: int | None = None) -> M:
+def parse_model(
+    model: type[M], data: Any, path: str | os.PathLike[str], line: int | None = None
+) -> M:
     """Validate ``data`` as ``model`` or raise a one-line InputError."""
     try:
         return model.model_validate(data)
@@ -82,7 +84,7 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     with f:
         lineno = 0
         try:
-            for lineno, raw in enumerate(f, start=1):  # noqa: B007 - lineno used after loop
+            for lineno, raw in enumerate(f, start=1):
                 if not raw.strip():
                     continue
                 try:

@@ -65,7 +65,9 @@ class FactgraphGroup(click.Group):
 def cli(verbose: int) -> None:
     """Fact graphs that explain why an LLM's long-form answer is incomplete or wrong."""
     level = logging.WARNING - 10 * min(verbose, 2)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
 
 
 def main() -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import click
+from pydantic import BaseModel
 
 from factgraph.models import Evaluation, FactGraph
 
-SCHEMAS = {"graph": FactGraph, "evaluation": Evaluation}
+SCHEMAS: dict[str, type[BaseModel]] = {"graph": FactGraph, "evaluation": Evaluation}
 
 
 @click.command("schema")

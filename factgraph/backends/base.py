@@ -1,0 +1,116 @@
+"""The backend contract every engine implements and every stage calls.
+
+Stages depend only on these protocols; engines (vLLM in-process, OpenAI-compatible HTTP,
+transformers) and the scripted test backend implement them. Results carry a trace id so that
+statements and relations can point at the call that produced them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factgraph.models import Trace
+
+
+class ChatMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class GenerationParams(BaseModel):
+    """Sampling parameters; all of them are part of the cache key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = 0
+    stop: tuple[str, ...] = ()
+    top_logprobs: int | None = Field(
+        default=None, description="Return this many top next-token log-probabilities per step."
+    )
+    json_schema: dict[str, Any] | None = Field(
+        default=None, description="Constrain output to this JSON schema where the engine can."
+    )
+    choices: tuple[str, ...] | None = Field(
+        default=None, description="Constrain output to one of these strings where the engine can."
+    )
+
+
+class TokenLogprob(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token: str
+    logprob: float
+    top: dict[str, float] = Field(default_factory=dict)
+
+
+class Generation(BaseModel):
+    """One generated completion and the trace of the call that produced it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    logprobs: list[TokenLogprob] | None = None
+    finish_reason: str | None = None
+    trace: Trace
+
+
+class NLIResult(BaseModel):
+    """Probabilities that a premise entails / is neutral to / contradicts a hypothesis."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entailment: float = Field(ge=0.0, le=1.0)
+    neutral: float = Field(ge=0.0, le=1.0)
+    contradiction: float = Field(ge=0.0, le=1.0)
+    source: Literal["probabilities", "parsed_label"] = Field(
+        default="probabilities",
+        description="Where the numbers came from: real probabilities, or a parsed label (1/0).",
+    )
+    trace: Trace | None = None
+
+    @property
+    def label(self) -> Literal["entails", "neutral", "contradicts"]:
+        best = max(
+            (self.entailment, "entails"), (self.neutral, "neutral"),
+            (self.contradiction, "contradicts"),
+        )
+        return best[1]  # type: ignore[return-value]
+
+
+@runtime_checkable
+class TextBackend(Protocol):
+    """Text generation from chat messages, batched."""
+
+    engine: str
+    model: str
+
+    def generate(
+        self, batch: Sequence[Sequence[ChatMessage]], params: GenerationParams
+    ) -> list[Generation]: ...
+
+
+@runtime_checkable
+class NLIBackend(Protocol):
+    """Judging (premise, hypothesis) pairs."""
+
+    engine: str
+    model: str
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NLIResult]: ...
+
+
+@runtime_checkable
+class EmbeddingBackend(Protocol):
+    """Text embeddings (rows L2-normalised)."""
+
+    engine: str
+    model: str
+
+    def embed(self, texts: Sequence[str]) -> Any: ...  # numpy array (n, d)
