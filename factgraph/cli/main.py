@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("factgraph.cli.analyze", "explain_cmd"),
     "schema": ("factgraph.cli.schema", "schema_cmd"),
     "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
+    "validate": ("factgraph.cli.validate", "validate_cmd"),
 }
 
 

@@ -1,0 +1,201 @@
+"""A resumable batch runner: one JSON line per finished input, nothing lost or duplicated.
+
+Guarantees:
+
+* A result is appended with a single ``write`` of one complete line followed by ``fsync``, so
+  after a crash the file holds every finished result plus at most one torn last line.
+* On resume the torn tail (bytes after the last newline, or a last line that is not a valid
+  result) is cut off and its input redone; ids already in the file are skipped.
+* SIGINT / SIGTERM stop the run cleanly after the item that is running.
+* An input whose evaluation raises is logged to ``<results>.failures.jsonl`` with the error and
+  retried on the next resume; it never produces a half-written result.
+* Items are processed in input order, so two runs over the same cache write identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from factgraph.models import Evaluation
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class BatchSummary(BaseModel):
+    """What a batch run did."""
+
+    total: int = 0
+    already_done: int = 0
+    ran: int = 0
+    failed: int = 0
+    torn_tail_repaired: bool = False
+    stopped_by_signal: str | None = None
+
+
+def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
+    """Ids of the complete results in ``path``; cuts a torn tail off the file.
+
+    Returns ``(ids, repaired)``. A line counts as complete when it ends with a newline and
+    parses as an Evaluation. Only the *last* line may be incomplete (appends are sequential);
+    an invalid line elsewhere is corruption and raises ValueError with its line number.
+    """
+    if not path.exists():
+        return set(), False
+    data = path.read_bytes()
+    ids: set[str] = set()
+    good_end = 0
+    pos = 0
+    lineno = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        lineno += 1
+        if nl == -1:
+            break  # torn: no newline at the end
+        raw = data[pos:nl]
+        try:
+            ev = Evaluation.model_validate_json(raw)
+        except ValidationError as e:
+            if data.find(b"\n", nl + 1) == -1 and not data[nl + 1 :].strip():
+                break  # the last line is damaged: treat as torn
+            msg = e.errors()[0]["msg"]
+            raise ValueError(f"{path}:{lineno}: not a valid result line: {msg}") from None
+        if ev.id in ids:
+            raise ValueError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
+        ids.add(ev.id)
+        pos = nl + 1
+        good_end = pos
+    repaired = good_end != len(data)
+    if repaired:
+        torn = len(data) - good_end
+        log.warning("%s: cutting a torn last line (%d bytes) to redo it", path, torn)
+        with open(path, "r+b") as f:
+            f.truncate(good_end)
+            f.flush()
+            os.fsync(f.fileno())
+    return ids, repaired
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one complete line durably (one write, then fsync)."""
+    payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(payload)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _StopFlag:
+    def __init__(self) -> None:
+        self.signal_name: str | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.signal_name = signal.Signals(signum).name
+        log.warning("received %s: stopping after the running item", self.signal_name)
+
+
+@contextmanager
+def _stop_on_signals(flag: _StopFlag, enabled: bool) -> Iterator[None]:
+    if not enabled:
+        yield
+        return
+    previous = {s: signal.signal(s, flag) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+class BatchRunner(Generic[T]):
+    """Runs ``evaluate`` over ``(id, item)`` pairs and appends results to a JSONL file."""
+
+    def __init__(
+        self,
+        evaluate: Callable[[T], Evaluation],
+        results_path: str | os.PathLike[str],
+        resume: bool = False,
+        handle_signals: bool = True,
+        progress: bool = False,
+    ) -> None:
+        self.evaluate = evaluate
+        self.results_path = Path(results_path)
+        self.failures_path = self.results_path.with_name(self.results_path.name + ".failures.jsonl")
+        self.resume = resume
+        self.handle_signals = handle_signals
+        self.progress = progress
+
+    def run(self, items: Iterable[tuple[str, T]]) -> BatchSummary:
+        path = self.results_path
+        if path.exists() and path.stat().st_size > 0 and not self.resume:
+            raise FileExistsError(
+                f"{path} already has results: pass --resume to continue it, or choose a new file"
+            )
+        done, repaired = repair_and_read_ids(path)
+        summary = BatchSummary(already_done=len(done), torn_tail_repaired=repaired)
+        todo = list(items)
+        summary.total = len(todo)
+        seen: set[str] = set()
+        for item_id, _ in todo:
+            if item_id in seen:
+                raise ValueError(f"duplicate input id {item_id!r}")
+            seen.add(item_id)
+        flag = _StopFlag()
+        pending = [(i, x) for i, x in todo if i not in done]
+        with (
+            _stop_on_signals(flag, self.handle_signals),
+            _progress(self.progress, len(pending)) as tick,
+        ):
+            for item_id, item in pending:
+                if flag.signal_name:
+                    summary.stopped_by_signal = flag.signal_name
+                    break
+                try:
+                    ev = self.evaluate(item)
+                except Exception as e:  # one bad input must not end the batch
+                    summary.failed += 1
+                    log.error("input %s failed: %s", item_id, e)
+                    append_line(self.failures_path, json.dumps({
+                        "id": item_id, "error": f"{type(e).__name__}: {e}",
+                        "traceback": traceback.format_exc(limit=5),
+                    }, ensure_ascii=False))
+                    tick()
+                    continue
+                if ev.id != item_id:
+                    ev = ev.model_copy(update={"id": item_id})
+                append_line(path, ev.model_dump_json())
+                summary.ran += 1
+                tick()
+            else:
+                if flag.signal_name:
+                    summary.stopped_by_signal = flag.signal_name
+        return summary
+
+
+@contextmanager
+def _progress(enabled: bool, total: int) -> Iterator[Callable[[], Any]]:
+    if not enabled or total == 0:
+        yield lambda: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as prog:
+        task = prog.add_task("evaluating", total=total)
+        yield lambda: prog.advance(task)

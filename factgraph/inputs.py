@@ -1,0 +1,36 @@
+"""Input rows of an evaluation batch: a query, a response and its background documents.
+
+One JSON object per line of an inputs JSONL file. ``id`` must be unique in the file: it is the
+key under which the batch runner records and resumes results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Document(BaseModel):
+    """A background text (context) or a corpus document."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    text: str
+    title: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class EvaluationInput(BaseModel):
+    """One (query, response, documents) to evaluate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, description="Stable id; results are keyed and resumed by it.")
+    query: str
+    response: str
+    documents: list[Document] = Field(default_factory=list)
+    model: str | None = Field(default=None, description="The model that wrote the response.")
+    response_id: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
