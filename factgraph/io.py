@@ -37,10 +37,11 @@ def describe_validation_error(err: ValidationError) -> str:
     if not errors:
         return str(err).splitlines()[0]
     first = errors[0]
-    loc = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
+    loc = ".".join(str(p) for p in first.get("loc", ()))
     msg = str(first.get("msg", "invalid")).replace("\n", " ")
+    msg = msg.removeprefix("Value error, ")  # our validators already name the field
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{loc}: {msg}{more}"
+    return f"{loc}: {msg}{more}" if loc else f"{msg}{more}"
 
 
 def open_text(path: str | os.PathLike[str]) -> IO[str]:
