@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
+from factgraph.cli.output import make_console
 from factgraph.graph import Component, Coverage, analyze
 from factgraph.io import load_graph
 
@@ -77,7 +77,7 @@ def analyze_cmd(graph_file: str, output: str, min_probability: float | None) -> 
     if output == "json":
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
         return
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     console.print(f"[bold]Query:[/bold] {_escape(summary['query'])}")
     console.print(
         f"[bold]Comprehensiveness S[/bold] = {_fmt_score(cov.score)}  "
