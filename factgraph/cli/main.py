@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("factgraph.cli.schema", "schema_cmd"),
     "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
     "validate": ("factgraph.cli.validate", "validate_cmd"),
+    "db": ("factgraph.cli.db", "db_group"),
 }
 
 

@@ -1,0 +1,7 @@
+// The uncovered basis of one response: the fewest background facts it should add.
+// params: response_id (the response id given in the results, or the evaluation id)
+// columns: statement_id, text, source_id
+MATCH (r:Response {response_id: $response_id})-[m:MISSES]->(s:Statement)
+WHERE m.basis = true
+RETURN s.id AS statement_id, s.text AS text, s.source_id AS source_id
+ORDER BY source_id, text

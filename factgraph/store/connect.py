@@ -1,0 +1,45 @@
+"""Open a store from flags and environment variables; secrets never come from flags."""
+
+from __future__ import annotations
+
+import os
+
+from factgraph.store.base import GraphStore
+
+
+class StoreConfigError(ValueError):
+    pass
+
+
+def open_store(backend: str, uri: str | None = None, graph: str = "factgraph",
+               database: str | None = None) -> GraphStore:
+    """A store for ``backend`` ("falkordb" | "neo4j").
+
+    FalkorDB: ``FALKORDB_URL`` (``redis://[:PASSWORD@]HOST:PORT``), or ``--uri`` without a
+    password plus ``FALKORDB_PASSWORD``. Neo4j: ``NEO4J_URI`` (or ``--uri``), ``NEO4J_USERNAME``,
+    ``NEO4J_PASSWORD``. Passwords are read from the environment only.
+    """
+    if backend == "falkordb":
+        from factgraph.store.falkordb_store import FalkorDBStore
+
+        url = uri or os.environ.get("FALKORDB_URL")
+        if not url:
+            raise StoreConfigError(
+                "no FalkorDB address: set FALKORDB_URL (see `factgraph db serve`) or pass --uri"
+            )
+        if uri and "@" in uri:
+            raise StoreConfigError("put the password in FALKORDB_URL or FALKORDB_PASSWORD, "
+                                   "not on the command line")
+        pw = os.environ.get("FALKORDB_PASSWORD")
+        if uri and pw:
+            url = uri.replace("://", f"://:{pw}@", 1)
+        return FalkorDBStore(url, graph=graph)
+    if backend == "neo4j":
+        from factgraph.store.neo4j_store import Neo4jStore
+
+        target = uri or os.environ.get("NEO4J_URI")
+        if not target:
+            raise StoreConfigError("no Neo4j address: set NEO4J_URI or pass --uri")
+        return Neo4jStore(target, os.environ.get("NEO4J_USERNAME", "neo4j"),
+                          os.environ.get("NEO4J_PASSWORD"), database=database)
+    raise StoreConfigError(f"unknown store {backend!r}: use neo4j or falkordb")

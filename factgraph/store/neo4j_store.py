@@ -1,0 +1,57 @@
+"""Neo4j 5 through the official ``neo4j`` driver (Bolt). One long-lived driver per store."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from factgraph.store.base import assert_read_only
+
+
+def _plain(value: Any) -> Any:
+    from neo4j.graph import Node, Path, Relationship
+
+    if isinstance(value, Node | Relationship):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, Path):
+        return [_plain(n) for n in value.nodes]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Neo4jStore:
+    """A Neo4j database. Reads run in READ access mode, so the server refuses writes in them."""
+
+    backend = "neo4j"
+
+    def __init__(
+        self, uri: str, user: str | None, password: str | None, database: str | None = None
+    ) -> None:
+        import neo4j
+
+        auth = (user or "neo4j", password) if password is not None else None
+        self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
+        self.database = database
+
+    def run(
+        self, cypher: str, params: Mapping[str, Any] | None = None, write: bool = False
+    ) -> list[dict[str, Any]]:
+        import neo4j
+
+        if not write:
+            assert_read_only(cypher)
+        mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        with self._driver.session(database=self.database, default_access_mode=mode) as session:
+            def work(tx: Any) -> list[dict[str, Any]]:
+                result = tx.run(cypher, dict(params or {}))
+                return [{k: _plain(v) for k, v in rec.items()} for rec in result]
+
+            if write:
+                return session.execute_write(work)
+            return session.execute_read(work)
+
+    def close(self) -> None:
+        self._driver.close()
