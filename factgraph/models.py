@@ -105,6 +105,12 @@ class FactGraph(_Strict):
                     raise ValueError(f"relations.{i}.{end}: unknown statement id {sid!r}")
         return self
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the interactive view, isolated in an iframe."""
+        from factgraph.viz.notebook import iframe
+
+        return iframe(self)
+
     def statement(self, statement_id: str) -> Statement:
         """The statement with this id (KeyError if absent)."""
         for s in self.statements:
@@ -164,6 +170,12 @@ class Evaluation(_Strict):
     traces: list[Trace] = Field(default_factory=list)
     limits_hit: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the interactive view of this evaluation's graph, isolated in an iframe."""
+        from factgraph.viz.notebook import iframe
+
+        return iframe(self)
 
     @field_validator("scores")
     @classmethod

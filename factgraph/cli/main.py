@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
     "validate": ("factgraph.cli.validate", "validate_cmd"),
     "db": ("factgraph.cli.db", "db_group"),
+    "view": ("factgraph.cli.view", "view_cmd"),
+    "report": ("factgraph.cli.view", "report_cmd"),
 }
 
 

@@ -67,7 +67,14 @@ class FalkorDBStore:
         if not write:
             assert_read_only(cypher)
         fn = self._graph.query if write else self._graph.ro_query
-        res = fn(cypher, _without_nul(dict(params or {})))
+        try:
+            res = fn(cypher, _without_nul(dict(params or {})))
+        except Exception as e:
+            if "empty key" in str(e):  # the server's words for "this graph does not exist"
+                raise LookupError(
+                    f"graph {self.graph_name!r} does not exist yet: push results first"
+                ) from None
+            raise
         header = [h[1] if isinstance(h, list | tuple) else h for h in (res.header or [])]
         return [dict(zip(header, (_plain(v) for v in row), strict=True)) for row in res.result_set]
 

@@ -1,0 +1,85 @@
+"""``factgraph view`` and ``factgraph report``: offline HTML files of fact graphs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+
+from factgraph.cli.main import UserError
+from factgraph.io import _read_json, load_evaluations, parse_model
+from factgraph.models import Evaluation, FactGraph
+
+
+def _load_one(path: str, evaluation_id: str | None) -> Evaluation | FactGraph:
+    if path.endswith(".jsonl") or path.endswith(".jsonl.gz"):
+        evs = load_evaluations(path)
+        if evaluation_id is not None:
+            for ev in evs:
+                if ev.id == evaluation_id:
+                    return ev
+            raise UserError(f"{path}: no evaluation with id {evaluation_id!r}")
+        if len(evs) != 1:
+            raise UserError(f"{path} holds {len(evs)} evaluations: choose one with --id")
+        return evs[0]
+    data = _read_json(path)
+    if isinstance(data, dict) and "method" in data and "graph" in data:
+        return parse_model(Evaluation, data, path)
+    return parse_model(FactGraph, data, path)
+
+
+def _write(path: str, text: str) -> None:
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+
+
+@click.command("view")
+@click.argument("run", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write.")
+@click.option("--id", "evaluation_id", default=None, help="Which evaluation of a results JSONL.")
+@click.option("--cluster-threshold", type=int, default=500, show_default=True,
+              help="Above this many statements, group equivalent statements and uncovered "
+                   "statements per source.")
+def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: int) -> None:
+    """Write an interactive, offline view of RUN (a graph, an Evaluation, or a results JSONL)."""
+    from factgraph.viz.view import render_view
+
+    obj = _load_one(run, evaluation_id)
+    _write(out, render_view(obj, cluster_threshold=cluster_threshold))
+    click.echo(json.dumps({"view": out, "statements": len(
+        (obj.graph if isinstance(obj, Evaluation) else obj).statements)}))
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80] or "evaluation"
+
+
+@click.command("report")
+@click.argument("results", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False))
+@click.option("--views/--no-views", default=True, show_default=True,
+              help="Also write one graph view per evaluation, linked from the report.")
+@click.option("--title", default="factgraph report", show_default=True)
+def report_cmd(results: str, out: str, views: bool, title: str) -> None:
+    """Write an HTML report (tables, plots, basis lists) over RESULTS (an Evaluation JSONL)."""
+    from factgraph.viz.report import render_report
+    from factgraph.viz.view import render_view
+
+    evaluations = load_evaluations(results)
+    links: dict[str, str] = {}
+    if views:
+        folder = Path(out).with_suffix("").name + "_views"
+        used: set[str] = set()
+        for ev in evaluations:
+            name = _slug(ev.id)
+            while name in used:
+                name += "_"
+            used.add(name)
+            _write(str(Path(out).parent / folder / f"{name}.html"), render_view(ev))
+            links[ev.id] = f"{folder}/{name}.html"
+    _write(out, render_report(evaluations, view_links=links, title=title))
+    click.echo(json.dumps({"report": out, "evaluations": len(evaluations), "views": len(links)}))
