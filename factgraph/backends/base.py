@@ -69,9 +69,10 @@ class NLIResult(BaseModel):
     entailment: float = Field(ge=0.0, le=1.0)
     neutral: float = Field(ge=0.0, le=1.0)
     contradiction: float = Field(ge=0.0, le=1.0)
-    source: Literal["probabilities", "parsed_label"] = Field(
+    source: Literal["probabilities", "parsed_label", "failed"] = Field(
         default="probabilities",
-        description="Where the numbers came from: real probabilities, or a parsed label (1/0).",
+        description="Where the numbers came from: real probabilities, a parsed label (1/0), or "
+        "nothing usable (all zero: record it, never read it as a verdict).",
     )
     trace: Trace | None = None
 

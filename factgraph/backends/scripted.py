@@ -7,8 +7,6 @@ may return a string, or a ``(text, logprobs)`` pair. ``latency_s`` simulates slo
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable, Sequence
 
@@ -19,6 +17,7 @@ from factgraph.backends.base import (
     NLIResult,
     TokenLogprob,
 )
+from factgraph.backends.keys import call_key, trace_id
 from factgraph.models import Trace
 
 ScriptOutput = str | tuple[str, list[TokenLogprob] | None]
@@ -28,18 +27,8 @@ Script = Callable[[Sequence[ChatMessage], GenerationParams], ScriptOutput]
 def call_id(
     engine: str, model: str, messages: Sequence[ChatMessage], params: GenerationParams
 ) -> str:
-    """A deterministic id for a call: hash of engine, model, full messages and parameters."""
-    payload = json.dumps(
-        {
-            "engine": engine,
-            "model": model,
-            "messages": [m.model_dump() for m in messages],
-            "params": params.model_dump(mode="json"),
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    """A deterministic id for a call (see factgraph.backends.keys)."""
+    return trace_id(call_key(engine, model, messages, params))
 
 
 class ScriptedTextBackend:

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("factgraph.cli.db", "db_group"),
     "view": ("factgraph.cli.view", "view_cmd"),
     "report": ("factgraph.cli.view", "report_cmd"),
+    "cache": ("factgraph.cli.cache", "cache_group"),
 }
 
 
