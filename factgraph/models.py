@@ -154,6 +154,16 @@ class Trace(_Strict):
     cached: bool = False
 
 
+class ParseFailure(_Strict):
+    """A model reply that could not be used after every repair attempt (never a silent 0)."""
+
+    stage: str
+    item: str = Field(description="What the call was about: a text id, a pair, a question.")
+    error: str
+    attempts: int = 1
+    trace_id: str | None = None
+
+
 class Evaluation(_Strict):
     """One scored (query, response): method, parameters, scores, graph, verdicts, traces."""
 
@@ -169,6 +179,7 @@ class Evaluation(_Strict):
     verdicts: list[Verdict] = Field(default_factory=list)
     traces: list[Trace] = Field(default_factory=list)
     limits_hit: list[str] = Field(default_factory=list)
+    parse_failures: list[ParseFailure] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     def _repr_html_(self) -> str:

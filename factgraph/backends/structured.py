@@ -26,18 +26,46 @@ class ParseFailure(ValueError):
     """No JSON value could be read from a reply."""
 
 
+def _top_level_starts(chunk: str) -> list[int]:
+    """Positions of ``{`` / ``[`` outside any bracket or string: where a JSON value may begin.
+
+    Starting only there keeps a truncated reply from being read as one of its own nested
+    fragments (``{"covered": [{"statement": ...`` must fail, not parse as ``{"statement"...}``).
+    """
+    starts: list[int] = []
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(chunk):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"' and depth > 0:
+            in_string = True
+        elif ch in "{[":
+            if depth == 0:
+                starts.append(i)
+            depth += 1
+        elif ch in "}]" and depth > 0:
+            depth -= 1
+    return starts
+
+
 def extract_json(text: str) -> Any:
-    """The first JSON object or array in ``text`` (inside a code fence if there is one)."""
+    """The first top-level JSON object or array in ``text`` (in a code fence if there is one)."""
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     decoder = json.JSONDecoder()
     for chunk in candidates:
-        for i, ch in enumerate(chunk):
-            if ch in "{[":
-                try:
-                    value, _ = decoder.raw_decode(chunk[i:])
-                except json.JSONDecodeError:
-                    continue
-                return value
+        for i in _top_level_starts(chunk):
+            try:
+                value, _ = decoder.raw_decode(chunk[i:])
+            except json.JSONDecodeError:
+                continue
+            return value
     raise ParseFailure("no JSON object or array in the reply")
 
 

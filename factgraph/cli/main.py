@@ -30,6 +30,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "view": ("factgraph.cli.view", "view_cmd"),
     "report": ("factgraph.cli.view", "report_cmd"),
     "cache": ("factgraph.cli.cache", "cache_group"),
+    "evaluate": ("factgraph.cli.evaluate", "evaluate_cmd"),
+    "batch": ("factgraph.cli.evaluate", "batch_cmd"),
+    "index": ("factgraph.cli.index", "index_group"),
 }
 
 

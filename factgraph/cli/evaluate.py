@@ -1,0 +1,317 @@
+"""``factgraph evaluate`` (one input) and ``factgraph batch`` (a JSONL of inputs, resumable).
+
+Method options come from flags named like the option fields (``--t-rel`` → ``t_rel``) or from
+``--set name=value``; a flag that the chosen method does not take is an error naming both.
+A ``--config`` TOML/JSON file may hold any of the flags (command-line flags win).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import ValidationError
+
+from factgraph.cli.main import UserError
+from factgraph.cli.output import make_console
+from factgraph.inputs import Document, EvaluationInput
+from factgraph.io import InputError, describe_validation_error, read_jsonl
+from factgraph.models import Evaluation
+
+log = logging.getLogger(__name__)
+
+METHOD_NAMES = ["nli", "qa", "e2e", "icat-m", "icat-s", "icat-a", "prf", "argue"]
+
+# Method-option flags: (flag, option field, type, help).
+OPTION_FLAGS: list[tuple[str, str, Any, str]] = [
+    ("--t-rel", "t_rel", float, "Relevance threshold T_rel, 1-5 (nli, qa)."),
+    ("--t-conf", "t_conf", float, "Answer confidence threshold T_conf, 1-5 (qa)."),
+    ("--prune-top-k", "prune_top_k", int, "NLI lever: k most similar premises per hypothesis."),
+    ("--prune-min-similarity", "prune_min_similarity", float,
+     "NLI lever: cosine similarity floor for judged pairs."),
+    ("--summarize-over-chars", "summarize_over_chars", int,
+     "Summarise background texts longer than this (query-focused)."),
+    ("--corpus", "corpus", str, "Corpus: JSONL of documents or a folder of .txt (icat, prf)."),
+    ("--aspects", "aspects", str, "Aspects file (icat-m, icat-s)."),
+    ("--qrels", "qrels", str, "Aspect-level relevance judgements (icat-m)."),
+    ("--topic", "topic", str, "TREC topic number to take aspects from (icat)."),
+    ("--beta", "beta", float, "β of ICAT_β, or the salience weight of importance (prf)."),
+    ("--alpha", "alpha", float, "Relevance weight of importance (prf)."),
+    ("--k", "k", int, "Budget K of the reference fact set (prf)."),
+    ("--evidence", "evidence", str, "Evidence documents (prf)."),
+    ("--request", "request", str, "Report request file (argue)."),
+    ("--report", "report", str, "Report file: sentences with citations (argue)."),
+    ("--nuggets", "nuggets", str, "Nuggets file (argue)."),
+    ("--docs", "docs", str, "Cited documents (argue)."),
+    ("--judgements", "judgements", str, "Manual judgements instead of a model (argue)."),
+]
+BOOL_FLAGS: list[tuple[str, str, str]] = [
+    ("--skip-implied/--no-skip-implied", "skip_implied",
+     "NLI lever: skip pairs an already judged path implies."),
+    ("--revise/--no-revise", "revise", "NLI: revise atoms (resolve references, split)."),
+    ("--pint/--no-pint", "use_pint", "Q&A: compare quantities with pint first."),
+]
+
+
+def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in values:
+        if "=" not in item:
+            raise UserError(f"--set {item!r}: expected NAME=VALUE")
+        name, raw = item.split("=", 1)
+        try:
+            out[name.strip().replace("-", "_")] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name.strip().replace("-", "_")] = raw
+    return out
+
+
+def _load_config(path: str | None) -> dict[str, Any]:
+    if not path:
+        return {}
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise InputError(path, f"invalid config: {e}") from None
+    if not isinstance(data, dict):
+        raise InputError(path, "a config file holds one table/object")
+    return {k.replace("-", "_"): v for k, v in data.items()}
+
+
+def method_options(method: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Validate option values against the method's options class (one-line errors)."""
+    from factgraph.methods import get_method
+
+    try:
+        options_cls, _ = get_method(method)
+    except (ValueError, ImportError) as e:
+        raise UserError(str(e)) from None
+    fields = set(options_cls.model_fields)
+    unknown = sorted(set(given) - fields)
+    if unknown:
+        flags = ", ".join("--" + u.replace("_", "-") for u in unknown)
+        raise UserError(f"{flags} does not apply to --method {method} "
+                        f"(it takes: {', '.join(sorted(fields))})")
+    try:
+        options_cls.model_validate(given)
+    except ValidationError as e:
+        raise UserError(f"--method {method}: {describe_validation_error(e)}") from None
+    return given
+
+
+def common_options(f: Any) -> Any:
+    """Flags shared by evaluate and batch."""
+    for flag, name, typ, help_ in reversed(OPTION_FLAGS):
+        f = click.option(flag, name, type=typ, default=None, help=help_)(f)
+    for flag, name, help_ in reversed(BOOL_FLAGS):
+        f = click.option(flag, name, default=None, help=help_)(f)
+    decorators = [
+        click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
+                     help="Evaluation method (default e2e, or from --config)."),
+        click.option("--model", default=None, help="Text model spec: vllm:PATH, "
+                     "transformers:PATH[#FILE.gguf], openai:NAME[@URL]."),
+        click.option("--nli-model", default=None, help="NLI judge spec (cross-encoder:PATH or a "
+                     "text spec); default: the text model judges."),
+        click.option("--embed-model", default=None, help="Embedding spec (minilm, "
+                     "sentence-transformers:PATH); needed by pruning and dense retrieval."),
+        click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible server "
+                     "(else FACTGRAPH_OPENAI_BASE_URL / OPENAI_BASE_URL)."),
+        click.option("--concurrency", type=int, default=None,
+                     help="Most requests in flight to an OpenAI-compatible server."),
+        click.option("--cache", "cache_path", default=None,
+                     help="Call cache file (default $FACTGRAPH_CACHE or ~/.cache/factgraph)."),
+        click.option("--no-cache", is_flag=True, help="Do not read or write the call cache."),
+        click.option("--config", default=None, type=click.Path(dir_okay=False),
+                     help="TOML/JSON file with any of these flags (flags win)."),
+        click.option("--set", "set_values", multiple=True, help="Method option NAME=VALUE."),
+        click.option("--max-tokens", type=int, default=None, help="Generation cap per call."),
+        click.option("--seed", type=int, default=None, help="Sampling seed (default 0)."),
+        click.option("--max-pairs", type=int, default=None, help="Cap on NLI pairs per input."),
+        click.option("--max-text-chars", type=int, default=None, help="Cap on text length."),
+        click.option("--max-statements", type=int, default=None,
+                     help="Cap on statements per text."),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def build_evaluator(kw: dict[str, Any]) -> Any:
+    """An Evaluator from the CLI keyword arguments (config file merged underneath)."""
+    from factgraph.backends.base import GenerationParams
+    from factgraph.backends.factory import BackendSpecError
+    from factgraph.methods.run import Backends, Evaluator
+    from factgraph.stages.session import Limits
+
+    config = _load_config(kw.get("config"))
+    def pick(name: str, default: Any = None) -> Any:
+        v = kw.get(name)
+        return v if v is not None else config.pop(name, default)
+
+    method = pick("method", "e2e")
+    given = {name: kw[name] for _, name, _, _ in OPTION_FLAGS if kw.get(name) is not None}
+    given.update({name: kw[name] for _, name, _ in BOOL_FLAGS if kw.get(name) is not None})
+    common = {"model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
+              "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements"}
+    cfg_common = {k: config.pop(k) for k in list(config) if k in common}
+    options = {**config, **_parse_set(kw.get("set_values") or ()), **given}
+    options = method_options(method, options)
+    model = kw.get("model") or cfg_common.get("model")
+    base_url = kw.get("base_url") or cfg_common.get("base_url")
+    if model and base_url and model.startswith("openai:") and "@" not in model:
+        model = f"{model}@{base_url}"
+    text_kwargs: dict[str, Any] = {}
+    concurrency = kw.get("concurrency") or cfg_common.get("concurrency")
+    if concurrency and model and model.startswith("openai:"):
+        text_kwargs["max_concurrency"] = concurrency
+    embed = kw.get("embed_model") or cfg_common.get("embed_model")
+    if embed is None and (options.get("prune_top_k") is not None
+                          or options.get("prune_min_similarity") is not None):
+        embed = "minilm"
+    cache: bool | str = False if kw.get("no_cache") else (
+        kw.get("cache_path") or cfg_common.get("cache_path") or True)
+    try:
+        backends = Backends.from_specs(model, kw.get("nli_model") or cfg_common.get("nli_model"),
+                                       embed, cache=cache, text_kwargs=text_kwargs)
+    except BackendSpecError as e:
+        raise UserError(str(e)) from None
+    params = GenerationParams(max_tokens=kw.get("max_tokens") or cfg_common.get("max_tokens")
+                              or 768, seed=kw.get("seed") if kw.get("seed") is not None
+                              else cfg_common.get("seed", 0))
+    limits = Limits(**{name: v for name, v in (
+        ("max_pairs", kw.get("max_pairs") or cfg_common.get("max_pairs")),
+        ("max_text_chars", kw.get("max_text_chars") or cfg_common.get("max_text_chars")),
+        ("max_statements_per_text", kw.get("max_statements") or cfg_common.get("max_statements")),
+    ) if v is not None})
+    return Evaluator(method, backends=backends, options=options, params=params, limits=limits)
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(path, f"cannot read: {e}") from None
+
+
+def _documents(paths: tuple[str, ...]) -> list[Document]:
+    docs: list[Document] = []
+    for path in paths:
+        if path.endswith((".jsonl", ".jsonl.gz")):
+            docs += [d for _, d in read_jsonl(path, Document)]
+        else:
+            docs.append(Document(id=Path(path).stem or f"doc{len(docs) + 1}",
+                                 text=_read_text(path)))
+    ids = [d.id for d in docs]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise UserError(f"--context: duplicate document ids {sorted(dup)}")
+    return docs
+
+
+def summary_row(ev: Evaluation) -> dict[str, Any]:
+    return {"id": ev.id, "method": ev.method, "scores": ev.scores,
+            "parse_failures": len(ev.parse_failures), "limits_hit": ev.limits_hit,
+            "incomplete": ev.metadata.get("incomplete"),
+            "calls": {k: v for k, v in ev.metadata.get("counts", {}).items()
+                      if k.endswith(".calls") or k.endswith(".pairs")}}
+
+
+@click.command("evaluate")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
+              help="An input as JSON ({id, query, response, documents}) instead of the flags "
+                   "below.")
+@click.option("--query", default=None, help="The user query.")
+@click.option("--response", "response_file", default=None,
+              help="File holding the response text ('-' for stdin).")
+@click.option("--context", "context_files", multiple=True,
+              help="Background text file (repeat), or a JSONL of {id, text} documents.")
+@click.option("--id", "input_id", default="input", show_default=True, help="Id of the input.")
+@click.option("-o", "--out", "out_file", default=None, type=click.Path(dir_okay=False),
+              help="Write the Evaluation JSON here.")
+@click.option("--output", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="What to print on stdout.")
+@common_options
+def evaluate_cmd(input_file: str | None, query: str | None, response_file: str | None,
+                 context_files: tuple[str, ...], input_id: str, out_file: str | None,
+                 output: str, **kw: Any) -> None:
+    """Evaluate one response: build its fact graph and score it."""
+    from factgraph.io import parse_model, write_json
+
+    if input_file:
+        inp = parse_model(EvaluationInput, json.loads(_read_text(input_file)), input_file)
+    else:
+        method = kw.get("method") or "e2e"
+        needs_text = method not in ("argue",)
+        if needs_text and (query is None or response_file is None):
+            raise UserError("give --query and --response (or --input FILE)")
+        inp = EvaluationInput(id=input_id, query=query or "",
+                              response=_read_text(response_file) if response_file else "",
+                              documents=_documents(context_files))
+    evaluator = build_evaluator(kw)
+    ev = evaluator(inp)
+    if out_file:
+        write_json(out_file, ev)
+    if output == "json":
+        click.echo(json.dumps(summary_row(ev), ensure_ascii=False, indent=2))
+        return
+    console = make_console()
+    console.print(f"[bold]{ev.method}[/bold] {ev.id}")
+    for name, value in ev.scores.items():
+        console.print(f"  {name}: {'undefined' if value is None else f'{value:.4f}'}")
+    if ev.metadata.get("incomplete"):
+        console.print(f"  incomplete: {ev.metadata['incomplete']}", markup=False)
+    if ev.parse_failures:
+        console.print(f"  parse failures: {len(ev.parse_failures)} (see the Evaluation file)")
+    for hit in ev.limits_hit:
+        console.print(f"  limit: {hit}", markup=False)
+
+
+@click.command("batch")
+@click.argument("input_file", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False),
+              help="Results JSONL: one Evaluation per line, appended as each input finishes.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run: skip finished ids.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when stderr is a terminal).")
+@click.option("--output", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@common_options
+def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | None,
+              output: str, **kw: Any) -> None:
+    """Evaluate every line of an inputs JSONL ({id, query, response, documents})."""
+    from factgraph.batch import BatchRunner
+
+    items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
+    evaluator = build_evaluator(kw)
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        summary = BatchRunner(evaluator, out_file, resume=resume, progress=show).run(items)
+    except (FileExistsError, ValueError) as e:
+        raise UserError(str(e)) from None
+    record = summary.model_dump()
+    record["context_reused"] = evaluator.context_store.hits
+    if output == "json":
+        click.echo(json.dumps(record, indent=2))
+    else:
+        make_console().print(
+            f"{summary.ran} evaluated, {summary.already_done} already done, "
+            f"{summary.failed} failed (see {out_file}.failures.jsonl)"
+            + (f", stopped by {summary.stopped_by_signal}" if summary.stopped_by_signal else ""),
+            markup=False)
+    if summary.stopped_by_signal:
+        sys.exit(130)
+    if summary.failed:
+        sys.exit(1)

@@ -1,0 +1,304 @@
+"""Comprehensiveness of a response against background texts (seed 001 §3): NLI, Q&A, E2E.
+
+All three build the same kind of FactGraph — response statements, context statements and
+entailment / contradiction relations — and score it with the one engine in ``factgraph.graph``:
+``S = |covered| / (|covered| + |uncovered|)`` over context components, plus the uncovered
+basis. An evaluation whose response could not be read by the model (every attempt failed) has
+``S = None`` and says why in ``metadata["incomplete"]``: a parse failure is never a score of 0.
+
+* ``run_nli``: atomize → revise → relevance filter (context only, ``r ≥ T_rel``) → NLI pairs
+  (with the levers of ``factgraph.stages.nli_relations``).
+* ``run_qa``: mine questions → refine + relevance → answers with confidence (``c ≥ T_conf``)
+  → compare answers within each question (exact, pint, model).
+* ``run_e2e``: one call listing covered / uncovered facts with their source texts.
+
+Context reuse: the context side (context atoms, their relevance, context→context relations)
+depends only on the query, the background texts, the options and the models. With a
+``ContextStore`` it is built once and shared by every response to the same query and texts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factgraph.inputs import Document, EvaluationInput
+from factgraph.methods.assemble import assemble
+from factgraph.models import (
+    Evaluation,
+    FactGraph,
+    Origin,
+    ParseFailure,
+    Relation,
+    RelationLabel,
+    Statement,
+    StatementKind,
+    Trace,
+)
+from factgraph.stages.answers import answer_questions
+from factgraph.stages.atomize import atomize
+from factgraph.stages.compare import AnswerNode, compare_answers
+from factgraph.stages.e2e import e2e_coverage
+from factgraph.stages.nli_relations import PairPolicy, judge_pairs
+from factgraph.stages.questions import mine_questions, refine_questions
+from factgraph.stages.relevance import keep_relevant, rate_relevance
+from factgraph.stages.revise import revise
+from factgraph.stages.session import ModelSession
+from factgraph.stages.summarize import summarize_long_texts
+
+log = logging.getLogger(__name__)
+
+RESPONSE = "response"
+
+
+class ComprehensivenessOptions(BaseModel):
+    """Options of the three comprehensiveness methods (defaults follow seed 001 §4)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    t_rel: float = Field(3.5, description="Relevance threshold T_rel (1-5) for context atoms "
+                                          "and questions.")
+    t_conf: float = Field(2.0, description="Answer confidence threshold T_conf (1-5).")
+    revise: bool = Field(True, description="NLI: revise atoms (resolve references, split).")
+    relevance_filter: bool = Field(True, description="NLI: drop context atoms with r < T_rel.")
+    summarize_over_chars: int | None = Field(
+        None, description="Summarise background texts longer than this, focused on the query.")
+    prune_top_k: int | None = Field(None, description="NLI lever: judge only the k most similar "
+                                                      "premises of each hypothesis.")
+    prune_min_similarity: float | None = Field(
+        None, description="NLI lever: judge only pairs with cosine similarity ≥ this.")
+    skip_implied: bool = Field(False, description="NLI lever: skip pairs a judged path implies.")
+    use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
+
+
+def _hash(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False,
+                                     default=str).encode()).hexdigest()[:16]
+
+
+@dataclass
+class ContextPart:
+    """The response-independent part of an NLI evaluation."""
+
+    statements: list[Statement]
+    relations: list[Relation]
+    traces: list[Trace]
+    failures: list[ParseFailure]
+    counts: dict[str, int]
+
+
+@dataclass
+class ContextStore:
+    """Context parts by key (query, texts, options, models); share one per batch run."""
+
+    parts: dict[str, ContextPart] = field(default_factory=dict)
+    hits: int = 0
+
+
+def _doc_keys(documents: list[Document]) -> dict[str, Document]:
+    return {f"c{n}": d for n, d in enumerate(documents, 1)}
+
+
+def _session_models(session: ModelSession) -> dict[str, str | None]:
+    return {role: getattr(b, "model", None) for role, b in (
+        ("text", session.text), ("nli", session.nli), ("embeddings", session.embeddings))}
+
+
+def _parameters(method: str, options: ComprehensivenessOptions,
+                session: ModelSession) -> dict[str, Any]:
+    return {"method": method, **options.model_dump(), "models": _session_models(session),
+            "generation": session.params.model_dump(mode="json", exclude={"json_schema"})}
+
+
+def _incomplete(eval_id: str, method: str, graph: FactGraph, session: ModelSession,
+                params: dict[str, Any], inp: EvaluationInput, why: str) -> Evaluation:
+    log.warning("%s: %s", eval_id, why)
+    return assemble(eval_id=eval_id, method=method, graph=graph, session=session,
+                    parameters=params, scores={"comprehensiveness": None},
+                    response_id=inp.response_id, model=inp.model,
+                    metadata={"incomplete": why})
+
+
+def _texts(session: ModelSession, inp: EvaluationInput,
+           options: ComprehensivenessOptions) -> tuple[dict[str, str], dict[str, Document]]:
+    docs = _doc_keys(inp.documents)
+    texts = {k: d.text for k, d in docs.items()}
+    if options.summarize_over_chars is not None:
+        texts = summarize_long_texts(session, inp.query, texts, options.summarize_over_chars)
+    return texts, docs
+
+
+# --- NLI ------------------------------------------------------------------------------------
+
+def _build_context_part(session: ModelSession, inp: EvaluationInput,
+                        options: ComprehensivenessOptions, policy: PairPolicy) -> ContextPart:
+    before_traces, before_failures = len(session.traces), len(session.failures)
+    before_counts = dict(session.counts)
+    texts, docs = _texts(session, inp, options)
+    atoms = atomize(session, texts, stage="atomize")
+    for key, value in atoms.items():
+        if value is None:
+            session.count("atomize.unreadable_texts")
+            log.warning("background text %s could not be atomized; it adds no statements",
+                        docs[key].id)
+    usable = {k: v for k, v in atoms.items() if v}
+    if options.revise and usable:
+        usable = revise(session, usable, texts)
+    statements: list[Statement] = []
+    for key, items in usable.items():
+        for n, text in enumerate(items, 1):
+            statements.append(Statement(
+                id=f"{key}.{n}", text=text, origin=Origin.context, source_id=docs[key].id,
+                trace_id=session.trace_for("revise", key) or session.trace_for("atomize", key)))
+    if statements:
+        scores = rate_relevance(session, inp.query, [s.text for s in statements])
+        for s, r in zip(statements, scores, strict=True):
+            s.relevance = None if r is None else round(r, 6)
+        if options.relevance_filter:
+            keep = keep_relevant(scores, options.t_rel)
+            session.count("relevance.dropped", keep.count(False))
+            statements = [s for s, k in zip(statements, keep, strict=True) if k]
+    texts_by_id = {s.id: s.text for s in statements}
+    ctx = [s.id for s in statements]
+    relations, stats = judge_pairs(session, texts_by_id, [], ctx, policy, stage="nli.context")
+    _count_pairs(session, "nli.context", stats)
+    counts = {k: v - before_counts.get(k, 0) for k, v in session.counts.items()
+              if v != before_counts.get(k, 0)}
+    return ContextPart(statements=statements, relations=relations,
+                       traces=session.traces[before_traces:],
+                       failures=session.failures[before_failures:], counts=counts)
+
+
+def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
+    for name in ("candidates", "pruned", "skipped_implied", "judged", "capped"):
+        session.count(f"{stage}.{name}", getattr(stats, name))
+
+
+def run_nli(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+            context_store: ContextStore | None = None) -> Evaluation:
+    """NLI-based comprehensiveness (seed 001 §3.1)."""
+    params = _parameters("nli", options, session)
+    policy = PairPolicy(prune_top_k=options.prune_top_k,
+                        prune_min_similarity=options.prune_min_similarity,
+                        skip_implied=options.skip_implied)
+    key = _hash({"query": inp.query, "docs": [(d.id, d.text) for d in inp.documents],
+                 "options": options.model_dump(), "models": _session_models(session),
+                 "gen": session.params.model_dump(mode="json")})
+    part = context_store.parts.get(key) if context_store is not None else None
+    if part is None:
+        part = _build_context_part(session, inp, options, policy)
+        if context_store is not None:
+            context_store.parts[key] = part
+    else:
+        context_store.hits += 1  # type: ignore[union-attr]
+        session.count("context.reused")
+        session.traces.extend(part.traces)
+        session.failures.extend(part.failures)
+    response_atoms = atomize(session, {RESPONSE: inp.response}, stage="atomize")[RESPONSE]
+    statements = list(part.statements)
+    graph = FactGraph(query=inp.query, statements=statements, relations=list(part.relations))
+    if response_atoms is None:
+        return _incomplete(inp.id, "nli", graph, session, params, inp,
+                           "the response could not be split into statements")
+    if options.revise and response_atoms:
+        response_atoms = revise(session, {RESPONSE: response_atoms},
+                                {RESPONSE: inp.response})[RESPONSE]
+    rtrace = session.trace_for("revise", RESPONSE) or session.trace_for("atomize", RESPONSE)
+    resp = [Statement(id=f"r{n}", text=t, origin=Origin.response, source_id=inp.response_id,
+                      trace_id=rtrace) for n, t in enumerate(response_atoms, 1)]
+    texts_by_id = {s.id: s.text for s in [*resp, *statements]}
+    relations, stats = judge_pairs(
+        session, texts_by_id, [s.id for s in resp], [s.id for s in statements], policy,
+        known=part.relations, include_context_pairs=False, stage="nli.response")
+    _count_pairs(session, "nli.response", stats)
+    graph = FactGraph(query=inp.query, statements=[*resp, *statements],
+                      relations=[*relations, *part.relations])
+    return assemble(eval_id=inp.id, method="nli", graph=graph, session=session,
+                    parameters=params, response_id=inp.response_id, model=inp.model)
+
+
+# --- Q&A ------------------------------------------------------------------------------------
+
+def run_qa(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+           context_store: ContextStore | None = None) -> Evaluation:
+    """Q&A-based comprehensiveness (seed 001 §3.2). ``context_store`` is accepted for a
+    uniform signature; questions depend on the response, so nothing is shared."""
+    params = _parameters("qa", options, session)
+    texts, docs = _texts(session, inp, options)
+    all_texts = {RESPONSE: inp.response, **texts}
+    mined = mine_questions(session, all_texts)
+    pool = [q for qs in mined.values() if qs for q in qs]
+    questions, q_scores = refine_questions(session, inp.query, pool, options.t_rel)
+    graph = FactGraph(query=inp.query)
+    if mined[RESPONSE] is None and not pool:
+        return _incomplete(inp.id, "qa", graph, session, params, inp,
+                           "no questions could be mined from any text")
+    answers = answer_questions(session, all_texts, questions, options.t_conf)
+    if answers[RESPONSE] is None:
+        return _incomplete(inp.id, "qa", graph, session, params, inp,
+                           "the response's answers could not be read")
+    statements: list[Statement] = []
+    nodes: list[AnswerNode] = []
+    for key, items in answers.items():
+        tag = "r" if key == RESPONSE else key
+        trace = session.trace_for("answers", key)
+        counters: dict[int, int] = {}
+        for a in items or []:
+            counters[a.question] = counters.get(a.question, 0) + 1
+            sid = f"q{a.question + 1}.{tag}.{counters[a.question]}"
+            statements.append(Statement(
+                id=sid, text=a.answer, origin=Origin.response if key == RESPONSE
+                else Origin.context, source_id=inp.response_id if key == RESPONSE
+                else docs[key].id, kind=StatementKind.answer, question_id=f"q{a.question + 1}",
+                confidence=a.confidence, trace_id=trace,
+                metadata={"question": questions[a.question]}))
+            nodes.append(AnswerNode(id=sid, question=a.question, text=a.answer,
+                                    from_response=key == RESPONSE))
+    relations = compare_answers(session, nodes, questions, use_pint=options.use_pint)
+    graph = FactGraph(query=inp.query, statements=statements, relations=relations,
+                      metadata={"questions": [{"id": f"q{i + 1}", "text": q, "relevance": s}
+                                              for i, (q, s) in enumerate(zip(
+                                                  questions, q_scores, strict=True))]})
+    return assemble(eval_id=inp.id, method="qa", graph=graph, session=session,
+                    parameters=params, response_id=inp.response_id, model=inp.model)
+
+
+# --- E2E ------------------------------------------------------------------------------------
+
+def run_e2e(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+            context_store: ContextStore | None = None) -> Evaluation:
+    """End-to-end comprehensiveness (seed 001 §3.3): the whole response is one response
+    statement; each listed fact is a context statement, entailed by it when covered."""
+    params = _parameters("e2e", options, session)
+    texts, docs = _texts(session, inp, options)
+    shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]
+    reply = e2e_coverage(session, inp.query, inp.response, shown)
+    response = Statement(id="r", text=inp.response, origin=Origin.response,
+                         source_id=inp.response_id)
+    graph = FactGraph(query=inp.query, statements=[response])
+    if reply is None:
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "the coverage judge's reply could not be read")
+    trace = session.trace_for("e2e", "coverage")
+    response.trace_id = trace
+    statements = [response]
+    relations: list[Relation] = []
+    for label, facts in (("covered", reply.covered), ("uncovered", reply.uncovered)):
+        for n, fact in enumerate(facts, 1):
+            sid = f"{label[0]}{n}"
+            sources = [inp.documents[s - 1].id for s in fact.sources]
+            statements.append(Statement(
+                id=sid, text=fact.statement, origin=Origin.context,
+                source_id=sources[0] if sources else None, trace_id=trace,
+                metadata={"sources": sources, "judged": label}))
+            if label == "covered":
+                relations.append(Relation(src="r", dst=sid, label=RelationLabel.entails,
+                                          probability=1.0, method="e2e", trace_id=trace))
+    graph = FactGraph(query=inp.query, statements=statements, relations=relations)
+    return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
+                    parameters=params, response_id=inp.response_id, model=inp.model)

@@ -1,0 +1,92 @@
+"""Running a method on inputs: backends from specs, one fresh session per input, shared
+context reuse — what ``factgraph evaluate`` / ``batch`` / ``meta-eval`` and Python users call.
+
+>>> from factgraph.methods.run import Evaluator
+>>> ev = Evaluator("e2e", model="openai:qwen@http://127.0.0.1:8000/v1")   # doctest: +SKIP
+>>> result = ev(EvaluationInput(id="1", query=..., response=..., documents=[...]))  # +SKIP
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from factgraph.backends.base import EmbeddingBackend, GenerationParams, NLIBackend, TextBackend
+from factgraph.backends.cache import CallCache
+from factgraph.inputs import EvaluationInput
+from factgraph.methods import get_method
+from factgraph.methods.comprehensiveness import ContextStore
+from factgraph.models import Evaluation
+from factgraph.stages.session import Limits, ModelSession
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Backends:
+    """The models one run uses (loaded once, shared by every input)."""
+
+    text: TextBackend | None = None
+    nli: NLIBackend | None = None
+    embeddings: EmbeddingBackend | None = None
+
+    @classmethod
+    def from_specs(cls, model: str | None = None, nli_model: str | None = None,
+                   embed_model: str | None = None, cache: bool | str = True,
+                   text_kwargs: dict[str, Any] | None = None) -> Backends:
+        """Load backends from specs (see ``factgraph.backends.factory``). Without
+        ``nli_model`` the text model judges NLI too (one model in memory, not two)."""
+        from factgraph.backends.factory import (
+            load_embedding_backend,
+            load_nli_backend,
+            load_text_backend,
+        )
+        from factgraph.backends.nli_judge import GenerativeNLIJudge
+
+        call_cache: bool | CallCache = CallCache(cache) if isinstance(cache, str) else cache
+        text = load_text_backend(model, cache=call_cache, **(text_kwargs or {})) \
+            if model else None
+        nli: NLIBackend | None
+        if nli_model:
+            nli = load_nli_backend(nli_model, cache=call_cache)
+        else:
+            nli = GenerativeNLIJudge(text) if text is not None else None
+        emb = load_embedding_backend(embed_model) if embed_model else None
+        return cls(text=text, nli=nli, embeddings=emb)
+
+
+@dataclass
+class Evaluator:
+    """``Evaluator(method, backends, options)(input) -> Evaluation``; one instance per run so
+    that context parts are shared across responses to the same query and texts."""
+
+    method: str
+    backends: Backends = field(default_factory=Backends)
+    options: dict[str, Any] = field(default_factory=dict)
+    params: GenerationParams = field(default_factory=lambda: GenerationParams(max_tokens=768))
+    limits: Limits = field(default_factory=Limits)
+    max_repairs: int = 2
+    context_store: ContextStore = field(default_factory=ContextStore)
+
+    def __post_init__(self) -> None:
+        options_cls, self._run = get_method(self.method)
+        self._options = options_cls.model_validate(self.options)
+        self._takes_store = "context_store" in inspect.signature(self._run).parameters
+
+    @property
+    def parsed_options(self) -> Any:
+        return self._options
+
+    def session(self) -> ModelSession:
+        return ModelSession(text=self.backends.text, nli=self.backends.nli,
+                            embeddings=self.backends.embeddings, params=self.params,
+                            max_repairs=self.max_repairs, limits=self.limits)
+
+    def __call__(self, inp: EvaluationInput) -> Evaluation:
+        session = self.session()
+        if self._takes_store:
+            return self._run(inp, session, self._options,  # type: ignore[call-arg]
+                             context_store=self.context_store)
+        return self._run(inp, session, self._options)
