@@ -17,8 +17,8 @@ from factgraph.inputs import Document, EvaluationInput
 from factgraph.stages.prompting import load_prompt
 
 StageFn = Callable[[str], ScriptOutput]
-PROMPTS = ("atomize", "revise", "relevance", "questions", "refine_questions", "answers",
-           "compare_answers", "e2e", "summarize")
+PROMPTS = ("atomize", "revise", "relevance", "question_relevance", "questions",
+           "refine_questions", "answers", "compare_answers", "e2e", "summarize")
 
 
 class PromptRouter:

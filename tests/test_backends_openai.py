@@ -155,8 +155,11 @@ def test_real_vllm_openai_server(tmp_path: Path) -> None:
 
     model = build_tiny_causal_lm(tmp_path / "tiny")
     port = free_port()
+    # The engine runs inside the API server process: the multiprocess engine died on CI's
+    # container (HTTP 500 "EngineCore encountered an issue"), the in-process one did not.
     env = {**os.environ, "VLLM_CPU_NUM_OF_RESERVED_CPU": "0", "VLLM_HOST_IP": "127.0.0.1",
-           "OMP_NUM_THREADS": "2", "VLLM_CACHE_ROOT": str(tmp_path / "vc"),
+           "VLLM_ENABLE_V1_MULTIPROCESSING": "0", "OMP_NUM_THREADS": "2",
+           "VLLM_CACHE_ROOT": str(tmp_path / "vc"),
            "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "ti")}
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(
@@ -179,8 +182,11 @@ def test_real_vllm_openai_server(tmp_path: Path) -> None:
             time.sleep(1)
         b = OpenAICompatibleBackend("tiny", base_url=f"http://127.0.0.1:{port}/v1",
                                     api_key="none")
-        gens = b.generate([MSG, [ChatMessage(role="user", content="the bridge")]],
-                          GenerationParams(max_tokens=5, top_logprobs=3))
+        try:
+            gens = b.generate([MSG, [ChatMessage(role="user", content="the bridge")]],
+                              GenerationParams(max_tokens=5, top_logprobs=3))
+        except OpenAIServerError as e:  # show the engine's own traceback, not only ours
+            raise AssertionError((tmp_path / "server.log").read_text()[-6000:]) from e
         assert [g.trace.usage["completion_tokens"] for g in gens] == [5, 5]
         assert all(g.logprobs and len(g.logprobs) == 5 and len(g.logprobs[0].top) == 3
                    for g in gens)

@@ -153,7 +153,7 @@ def qa_router() -> PromptRouter:
         "refine_questions": lambda u: json.dumps({"questions": [
             "Where was Mara Voss born?", "When was Mara Voss born?",
             "Where did Mara Voss study?"]}),
-        "relevance": relevance,
+        "question_relevance": relevance,
         "answers": lambda u: json.dumps({"answers": answers[field(u, "TEXT")]}),
         "compare_answers": compare,
     })

@@ -1,7 +1,9 @@
 """NLI with a generative model: ask, then read the label's probability off the next token.
 
-The judge asks whether a premise entails, contradicts or is neutral to a hypothesis and wants
-one word back. When the engine returns top log-probabilities for the first generated token,
+The judge asks whether a premise shows a hypothesis true ("yes" = entailment), false
+("no" = contradiction) or neither ("unknown" = neutral) and wants one word back (the prompt is
+``factgraph/prompts/nli.toml``; small models follow yes/no/unknown better than NLI jargon).
+When the engine returns top log-probabilities for the first generated token,
 the three labels' probabilities are the summed probabilities of the tokens that begin each
 label word, renormalised (``source="probabilities"``). Without log-probabilities the parsed
 word gives a one-hot result (``source="parsed_label"``); an unreadable reply is
@@ -21,38 +23,24 @@ from factgraph.backends.base import (
     TextBackend,
 )
 
-LABEL_WORDS = {"entailment": "entails", "neutral": "neutral", "contradiction": "contradicts"}
-
-SYSTEM = (
-    "You judge textual inference. Read a PREMISE and a HYPOTHESIS. Answer with exactly one "
-    "word:\n"
-    "entailment - the premise makes the hypothesis true;\n"
-    "contradiction - the premise makes the hypothesis false;\n"
-    "neutral - the premise does neither.\n"
-    "Judge only from the premise, not from what you know."
-)
-EXAMPLES = [
-    ("The museum opened in 1998 in central Oslo.", "The museum is in Norway.", "entailment"),
-    ("The bridge is 300 metres long.", "The bridge is over a kilometre long.", "contradiction"),
-    ("The author wrote three novels.", "The author lives in Paris.", "neutral"),
-]
+LABEL_WORDS = {"yes": "entails", "unknown": "neutral", "no": "contradicts",
+               "entailment": "entails", "neutral": "neutral", "contradiction": "contradicts"}
 
 
 def nli_messages(premise: str, hypothesis: str) -> list[ChatMessage]:
-    msgs = [ChatMessage(role="system", content=SYSTEM)]
-    for p, h, label in EXAMPLES:
-        msgs.append(ChatMessage(role="user", content=f"PREMISE: {p}\nHYPOTHESIS: {h}"))
-        msgs.append(ChatMessage(role="assistant", content=label))
-    msgs.append(ChatMessage(role="user", content=f"PREMISE: {premise}\nHYPOTHESIS: {hypothesis}"))
-    return msgs
+    """The packaged ``nli`` prompt (factgraph/prompts/nli.toml) for one pair."""
+    from factgraph.stages.prompting import load_prompt
+
+    return load_prompt("nli").messages(premise=premise, hypothesis=hypothesis)
 
 
 def _label_of(token: str) -> str | None:
-    t = token.strip().lower()
+    """The label a (possibly partial) first token starts: "yes", "Yes", "unk", "no", ..."""
+    t = token.strip().strip(".,:;\"'").lower()
     if len(t) < 2:
         return None
     for word, label in LABEL_WORDS.items():
-        if word.startswith(t) or t.startswith(word[: max(3, len(t))]):
+        if word.startswith(t) or t.startswith(word):
             return label
     return None
 

@@ -41,8 +41,13 @@ def resolve_base_url(base_url: str | None) -> str:
     return url.rstrip("/")
 
 
-def request_body(model: str, messages: Sequence[ChatMessage], params: GenerationParams
-                 ) -> dict[str, Any]:
+JSON_MODES = ("json_schema", "json_object", "off")
+
+
+def request_body(model: str, messages: Sequence[ChatMessage], params: GenerationParams,
+                 json_mode: str = "json_schema") -> dict[str, Any]:
+    """The chat/completions body. ``json_mode``: how a JSON schema is sent — OpenAI's and
+    vLLM's ``json_schema``, llama.cpp's ``json_object`` with a ``schema``, or not at all."""
     body: dict[str, Any] = {
         "model": model,
         "messages": [m.model_dump() for m in messages],
@@ -57,9 +62,11 @@ def request_body(model: str, messages: Sequence[ChatMessage], params: Generation
     if params.top_logprobs:
         body["logprobs"] = True
         body["top_logprobs"] = params.top_logprobs
-    if params.json_schema is not None:
+    if params.json_schema is not None and json_mode == "json_schema":
         body["response_format"] = {"type": "json_schema", "json_schema": {
             "name": "output", "schema": params.json_schema}}
+    elif params.json_schema is not None and json_mode == "json_object":
+        body["response_format"] = {"type": "json_object", "schema": params.json_schema}
     if params.choices:
         # vLLM's extension; other servers ignore unknown fields or reject them (then omit).
         body["structured_outputs"] = {"choice": list(params.choices)}
@@ -90,8 +97,12 @@ class OpenAICompatibleBackend:
         timeout_s: float = 120.0,
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 30.0,
+        json_mode: str = "json_schema",
     ) -> None:
+        if json_mode not in JSON_MODES:
+            raise ValueError(f"json_mode must be one of {JSON_MODES}")
         self.model = model
+        self.json_mode = json_mode
         self.base_url = resolve_base_url(base_url)
         self._api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
         self.max_concurrency = max_concurrency
@@ -133,7 +144,7 @@ class OpenAICompatibleBackend:
                    params: GenerationParams) -> Generation:
         import httpx
 
-        body = request_body(self.model, messages, params)
+        body = request_body(self.model, messages, params, self.json_mode)
         last_error = ""
         async with sem:
             for attempt in range(self.max_retries + 1):
@@ -148,6 +159,15 @@ class OpenAICompatibleBackend:
                         return self._generation(resp.json(), messages, params,
                                                 time.perf_counter() - start)
                     last_error = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                    sent = body.get("response_format", {}).get("type")
+                    if (sent == "json_schema" and resp.status_code in (400, 422, 500)
+                            and "json_schema" in resp.text):
+                        # The server does not know json_schema (llama.cpp): fall back to its
+                        # json_object + schema for this and every later request.
+                        log.warning("openai: server rejects json_schema; using json_object")
+                        self.json_mode = "json_object"
+                        body = request_body(self.model, messages, params, self.json_mode)
+                        continue
                     if resp.status_code not in RETRY_STATUS:
                         raise OpenAIServerError(last_error)
                     retry_after = resp.headers.get("retry-after")

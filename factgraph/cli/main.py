@@ -36,6 +36,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+ENGINE_ERRORS = {"OpenAIServerError", "BackendLoadError"}
+
+
 class UserError(click.ClickException):
     """An error caused by input; printed as one line, exit code 2."""
 
@@ -60,6 +63,12 @@ class FactgraphGroup(click.Group):
             return super().invoke(ctx)
         except InputError as e:
             raise UserError(str(e)) from None
+        except RuntimeError as e:
+            # Engine failures (a server that keeps failing, a model that will not load): one
+            # line and exit 1; FACTGRAPH_DEBUG=1 shows the traceback.
+            if os.environ.get("FACTGRAPH_DEBUG") or type(e).__name__ not in ENGINE_ERRORS:
+                raise
+            raise click.ClickException(f"{type(e).__name__}: {e}") from None
         except (KeyError, ValueError) as e:
             if os.environ.get("FACTGRAPH_DEBUG"):
                 raise

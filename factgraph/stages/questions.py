@@ -1,9 +1,10 @@
 """Question mining and refinement for the Q&A method (seed 001 §3.2).
 
 Mining asks, per text, for questions whose answers are that text's facts. Refinement sends the
-query and every mined question in one call to merge duplicates, neutralise leading questions
-and drop off-topic ones; each refined question then gets a relevance rating (token-weighted,
-see ``relevance``) and those below ``T_rel`` are dropped. If refinement fails, the mined
+query and every mined question in one call to merge duplicates, make them self-contained and
+neutralise leading questions; each refined question then gets a relevance rating
+(token-weighted, see ``relevance``) and those below ``T_rel`` are dropped — the rating, not the
+rewrite, decides what is off-topic. If refinement fails, the mined
 questions (exact duplicates removed) go on to the relevance filter: the failure is recorded.
 """
 
@@ -59,7 +60,8 @@ def refine_questions(
     reply = session.structured(stage, [p.messages(query=query, questions=numbered(unique))],
                                QuestionList, items=["questions"])[0]
     refined = reply.questions if reply is not None and reply.questions else unique
-    scores = rate_relevance(session, query, refined, stage="question_relevance")
+    scores = rate_relevance(session, query, refined, stage="question_relevance",
+                            prompt="question_relevance", field="question")
     keep = keep_relevant(scores, t_rel)
     kept = [(q, s) for q, s, k in zip(refined, scores, keep, strict=True) if k]
     session.count("questions.dropped_irrelevant", len(refined) - len(kept))

@@ -47,7 +47,7 @@ def score_from_generation(gen: Generation) -> tuple[float | None, str]:
 
 def rate_relevance(
     session: ModelSession, query: str, statements: Sequence[str], stage: str = "relevance",
-    prompt: str = "relevance",
+    prompt: str = "relevance", field: str = "statement",
 ) -> list[float | None]:
     """A relevance rating in [1, 5] per statement (None where the reply was unreadable)."""
     if not statements:
@@ -55,7 +55,7 @@ def rate_relevance(
     p = load_prompt(prompt)
     params = GenerationParams(temperature=0.0, max_tokens=2, top_logprobs=10,
                               seed=session.params.seed)
-    gens = session.generate(stage, [p.messages(query=query, statement=s) for s in statements],
+    gens = session.generate(stage, [p.messages(query=query, **{field: s}) for s in statements],
                             params)
     out: list[float | None] = []
     for s, gen in zip(statements, gens, strict=True):
