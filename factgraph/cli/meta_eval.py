@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 
+from factgraph.cli.evaluate import common_options
+from factgraph.cli.main import UserError
 from factgraph.cli.output import make_console
 from factgraph.meta_eval import load_judgements, summarize_judgements
 
@@ -47,3 +53,100 @@ def judgements_cmd(file: str, output: str, resamples: int, seed: int, empty_scor
             f"{s.lmr_moderate:.6f}" if s.lmr_moderate is not None else "-", str(s.no_statements),
         )
     make_console().print(table)
+
+
+DEFAULT_WIKICONTRADICT = "../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl"
+
+
+def _wikicontradict_path(given: str | None) -> Path:
+    """``--data``, else ``$FACTGRAPH_DATA/wikicontradict/...``, else ``../shared/data/...``."""
+    if given:
+        return Path(given)
+    root = os.environ.get("FACTGRAPH_DATA")
+    path = (Path(root) / "wikicontradict" / Path(DEFAULT_WIKICONTRADICT).name if root
+            else Path(DEFAULT_WIKICONTRADICT))
+    if not path.exists():
+        raise UserError(f"no WikiContradict file at {path}: pass --data PATH "
+                        "(wiki_contradict_simple_humaneval.jsonl) or set FACTGRAPH_DATA")
+    return path
+
+
+@meta_eval_group.command("wikicontradict")
+@click.option("--data", default=None, type=click.Path(dir_okay=False),
+              help="wiki_contradict_simple_humaneval.jsonl (default: ../shared/data/...).")
+@click.option("--sample", type=int, default=None,
+              help="Evaluate a fixed random sample of this many (row, answer) items.")
+@click.option("--sample-seed", type=int, default=0, show_default=True,
+              help="Seed of the sample.")
+@click.option("--results", "results_file", required=True, type=click.Path(dir_okay=False),
+              help="Evaluations JSONL, appended item by item (reused with --resume).")
+@click.option("--resume", is_flag=True, help="Keep finished items of --results; run the rest.")
+@click.option("--resamples", type=int, default=10_000, show_default=True,
+              help="Bootstrap resamples for the BCa intervals.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when stderr is a terminal).")
+@click.option("--output", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@common_options
+def wikicontradict_cmd(data: str | None, sample: int | None, sample_seed: int,
+                       results_file: str, resume: bool, resamples: int, progress: bool | None,
+                       output: str, **kw: Any) -> None:
+    """Run a comprehensiveness method on WikiContradict answers and report the label match
+    rate (strict and moderate, BCa 95% CI) against the human labels (seed 001 App. B)."""
+    from factgraph.batch import BatchRunner, repair_and_read_ids
+    from factgraph.cli.evaluate import build_evaluator
+    from factgraph.io import read_jsonl
+    from factgraph.models import Evaluation
+    from factgraph.wikicontradict import load_items, sample_items, score_results
+
+    method = kw.get("method") or "e2e"
+    if method not in ("e2e", "qa", "nli"):
+        raise UserError(f"--method {method}: WikiContradict meta-evaluates e2e, qa or nli")
+    kw["method"] = method
+    if sample is not None and sample < 1:
+        raise UserError("--sample must be at least 1")
+    items = sample_items(load_items(_wikicontradict_path(data)), sample, sample_seed)
+    results = Path(results_file)
+    done, _ = repair_and_read_ids(results) if resume else (set(), False)
+    todo = [it for it in items if it.input.id not in done]
+    summary = None
+    if todo:
+        evaluator = build_evaluator(kw)
+        show = sys.stderr.isatty() if progress is None else progress
+        try:
+            summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(
+                [(it.input.id, it.input) for it in todo])
+        except (FileExistsError, ValueError) as e:
+            raise UserError(str(e)) from None
+    evaluations = [ev for _, ev in read_jsonl(results, Evaluation)]
+    if summary is not None and (summary.failed or summary.stopped_by_signal):
+        raise UserError(f"{summary.failed} items failed"
+                        + (f", stopped by {summary.stopped_by_signal}"
+                           if summary.stopped_by_signal else "")
+                        + f": see {results}.failures.jsonl, then rerun with --resume")
+    try:
+        result = score_results(method, items, evaluations, n_resamples=resamples)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if output == "json":
+        click.echo(json.dumps(result.model_dump(mode="json"), indent=2))
+        return
+    console = make_console()
+    table = Table(title=f"WikiContradict label match, method {method}, n={result.n}")
+    for col in ("mapping", "LMR", "95% BCa CI"):
+        table.add_column(col)
+    for name, value, ci in (("strict", result.lmr_strict, result.lmr_strict_ci),
+                            ("moderate", result.lmr_moderate, result.lmr_moderate_ci)):
+        table.add_row(name, "-" if value is None else f"{value:.3f}",
+                      f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else "-")
+    console.print(table)
+    conf = Table(title="Confusion (rows: human label, columns: predicted, strict)")
+    predicted = ["Correct", "Partially correct", "Incorrect", "undefined"]
+    conf.add_column("human")
+    for p in predicted:
+        conf.add_column(p, justify="right")
+    for human, row in result.confusion.items():
+        conf.add_row(human, *(str(row.get(p, 0)) for p in predicted))
+    console.print(conf)
+    if result.undefined:
+        console.print(f"{result.undefined} items had an undefined score (counted as mismatches)")
