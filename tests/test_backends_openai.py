@@ -35,6 +35,7 @@ class Script:
 
     def __init__(self) -> None:
         self.statuses: list[int] = []
+        self.faults: list[str] = []  # "garbage", "truncated", "empty_choices", "slow"
         self.requests: list[dict[str, Any]] = []
         self.auth: list[str | None] = []
         self.in_flight = 0
@@ -54,11 +55,26 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 script.requests.append(body)
                 script.auth.append(self.headers.get("Authorization"))
                 status = script.statuses.pop(0) if script.statuses else 200
+                fault = script.faults.pop(0) if script.faults else ""
                 script.in_flight += 1
                 script.max_in_flight = max(script.max_in_flight, script.in_flight)
-            time.sleep(script.delay)
+            time.sleep(script.delay + (1.0 if fault == "slow" else 0.0))
             with script.lock:
                 script.in_flight -= 1
+            if fault in ("garbage", "truncated", "empty_choices"):
+                data = {"garbage": b"<html>502 Bad Gateway</html>",
+                        "truncated": b'{"choices": [{"message": {"content": "ec',
+                        "empty_choices": b'{"choices": []}'}[fault]
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                # A truncated body promises more bytes than it sends, then the server hangs up.
+                self.send_header("Content-Length",
+                                 str(len(data) + (100 if fault == "truncated" else 0)))
+                self.end_headers()
+                self.wfile.write(data)
+                self.wfile.flush()
+                self.close_connection = True
+                return
             if status != 200:
                 self.send_response(status)
                 if status == 429:
@@ -115,6 +131,44 @@ def test_retries_are_bounded(fake_server: tuple[str, Script]) -> None:
     with pytest.raises(OpenAIServerError, match="gave up after 2 retries"):
         backend(url, max_retries=2).generate([MSG], GenerationParams())
     assert len(script.requests) == 3
+
+
+@pytest.mark.parametrize("fault", ["garbage", "truncated", "empty_choices", "slow"])
+def test_bad_bodies_and_timeouts_are_retried(fake_server: tuple[str, Script],
+                                             fault: str) -> None:
+    url, script = fake_server
+    script.faults = [fault, fault]
+    b = backend(url, timeout_s=0.5)
+    gen = b.generate([MSG], GenerationParams())[0]
+    assert gen.text == "echo hi" and b.retries_done == 2 and len(script.requests) == 3
+
+
+def test_bad_bodies_fail_with_the_reason_after_bounded_retries(
+        fake_server: tuple[str, Script]) -> None:
+    url, script = fake_server
+    script.faults = ["garbage"] * 5
+    with pytest.raises(OpenAIServerError, match=r"gave up after 2 retries: unreadable response "
+                                                r"body.*Bad Gateway"):
+        backend(url, max_retries=2).generate([MSG], GenerationParams())
+    assert len(script.requests) == 3
+
+
+def test_a_failing_input_is_recorded_and_the_batch_goes_on(
+        fake_server: tuple[str, Script], tmp_path: Path) -> None:
+    from factgraph.batch import BatchRunner
+    from factgraph.inputs import Document, EvaluationInput
+    from factgraph.methods.run import Backends, Evaluator
+
+    url, script = fake_server
+    script.faults = ["garbage"] * 2  # the first input's call fails twice = out of retries
+    evaluator = Evaluator("e2e", backends=Backends(text=backend(url, max_retries=1)))
+    inputs = [(f"i{n}", EvaluationInput(id=f"i{n}", query="q", response="r",
+                                        documents=[Document(id="d", text="t")]))
+              for n in range(2)]
+    summary = BatchRunner(evaluator, tmp_path / "out.jsonl", handle_signals=False).run(inputs)
+    assert (summary.ran, summary.failed) == (1, 1)
+    failure = json.loads((tmp_path / "out.jsonl.failures.jsonl").read_text())
+    assert failure["id"] == "i0" and "unreadable response body" in failure["error"]
 
 
 def test_client_errors_are_not_retried(fake_server: tuple[str, Script]) -> None:

@@ -156,21 +156,27 @@ class OpenAICompatibleBackend:
                     last_error = f"{type(e).__name__}: {e}"
                 else:
                     if resp.status_code == 200:
-                        return self._generation(resp.json(), messages, params,
-                                                time.perf_counter() - start)
-                    last_error = f"HTTP {resp.status_code}: {resp.text[:300]}"
-                    sent = body.get("response_format", {}).get("type")
-                    if (sent == "json_schema" and resp.status_code in (400, 422, 500)
-                            and "json_schema" in resp.text):
-                        # The server does not know json_schema (llama.cpp): fall back to its
-                        # json_object + schema for this and every later request.
-                        log.warning("openai: server rejects json_schema; using json_object")
-                        self.json_mode = "json_object"
-                        body = request_body(self.model, messages, params, self.json_mode)
-                        continue
-                    if resp.status_code not in RETRY_STATUS:
-                        raise OpenAIServerError(last_error)
-                    retry_after = resp.headers.get("retry-after")
+                        try:
+                            return self._generation(resp.json(), messages, params,
+                                                    time.perf_counter() - start)
+                        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+                            # A proxy's HTML page, a cut-off body: retried like a 5xx.
+                            last_error = (f"unreadable response body ({type(e).__name__}): "
+                                          f"{resp.text[:200]!r}")
+                    else:
+                        last_error = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                        sent = body.get("response_format", {}).get("type")
+                        if (sent == "json_schema" and resp.status_code in (400, 422, 500)
+                                and "json_schema" in resp.text):
+                            # The server does not know json_schema (llama.cpp): fall back to
+                            # its json_object + schema for this and every later request.
+                            log.warning("openai: server rejects json_schema; using json_object")
+                            self.json_mode = "json_object"
+                            body = request_body(self.model, messages, params, self.json_mode)
+                            continue
+                        if resp.status_code not in RETRY_STATUS:
+                            raise OpenAIServerError(last_error)
+                        retry_after = resp.headers.get("retry-after")
                 if attempt < self.max_retries:
                     self.retries_done += 1
                     delay = self._backoff(attempt, retry_after)
