@@ -18,7 +18,7 @@ from factgraph.stages.prompting import load_prompt
 
 StageFn = Callable[[str], ScriptOutput]
 PROMPTS = ("atomize", "revise", "relevance", "question_relevance", "questions",
-           "refine_questions", "answers", "compare_answers", "e2e", "summarize")
+           "refine_questions", "answers", "compare_answers", "e2e", "summarize", "nli")
 
 
 class PromptRouter:

@@ -188,3 +188,40 @@ def test_evaluate_bad_options_are_one_line_errors(voss_files: dict[str, Path], a
     assert res.exit_code == 2, res.output
     assert message in res.output and "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+def test_two_runs_with_one_cache_write_byte_identical_results(tmp_path: Path) -> None:
+    data = wikicontradict_file(tmp_path / "wc.jsonl")
+    inputs = tmp_path / "inputs.jsonl"
+    from factgraph.wikicontradict import load_items
+
+    inputs.write_text("".join(it.input.model_dump_json() + "\n" for it in load_items(data)),
+                      encoding="utf-8")
+    cache = tmp_path / "calls.sqlite"
+    with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
+        for run in ("cold", "warm1", "warm2"):
+            res = invoke("batch", str(inputs), "-o", str(tmp_path / f"{run}.jsonl"), "--method",
+                         "e2e", "--model", f"openai:m@{url}", "--cache", str(cache))
+            assert res.exit_code == 0, res.output
+            if run == "cold":
+                asked = served.requests
+        assert served.requests == asked  # the later runs were answered from the cache
+    warm = [(tmp_path / f"warm{n}.jsonl").read_bytes() for n in (1, 2)]
+    assert warm[0] == warm[1]
+    # The run that filled the cache differs only in each trace's "cached" flag.
+    cold = (tmp_path / "cold.jsonl").read_bytes()
+    assert cold.count(b'"cached":false') == asked and warm[0].count(b'"cached":true') == 10
+    assert cold.replace(b'"cached":false', b'"cached":true') == warm[0]
+
+
+def test_a_cap_that_is_hit_is_recorded(tmp_path: Path, voss_files: dict[str, Path]) -> None:
+    from tests.test_comprehensiveness import nli_router
+
+    with serve(nli_router(nli=lambda u: "unknown")) as (url, _):
+        res = invoke("evaluate", "--method", "nli", "--model", f"openai:m@{url}",
+                     "--no-cache", "--query", QUERY,
+                     "--response", str(voss_files["response"]), "--context",
+                     str(voss_files["d1"]), "--max-pairs", "3", "--output", "json")
+    assert res.exit_code == 0, res.output
+    row = json.loads(res.output)
+    assert any("max_pairs=3" in hit for hit in row["limits_hit"])
