@@ -19,9 +19,8 @@ from typing import Literal
 
 from factgraph.backends.base import GenerationParams
 from factgraph.metrics.factual import importance_weight
-from factgraph.models import ParseFailure
 from factgraph.stages.prompting import load_prompt
-from factgraph.stages.relevance import score_from_generation
+from factgraph.stages.relevance import read_ratings
 from factgraph.stages.session import ModelSession
 
 Criterion = Literal["relevance", "salience"]
@@ -38,16 +37,7 @@ def rate(session: ModelSession, query: str, statements: Sequence[str],
                               seed=session.params.seed)
     chats = [p.messages(criterion=criterion.upper(), query=query, statement=s)
              for s in statements]
-    out: list[float | None] = []
-    for s, gen in zip(statements, session.generate(stage, chats, params), strict=True):
-        score, source = score_from_generation(gen)
-        session.count(f"{stage}.{source}")
-        if score is None:
-            session.failures.append(ParseFailure(stage=stage, item=s[:80],
-                                                 error="no rating 1-5 in the reply",
-                                                 trace_id=gen.trace.id))
-        out.append(score)
-    return out
+    return read_ratings(session, stage, statements, session.generate(stage, chats, params))
 
 
 @dataclass(frozen=True)

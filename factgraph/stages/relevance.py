@@ -57,12 +57,19 @@ def rate_relevance(
                               seed=session.params.seed)
     gens = session.generate(stage, [p.messages(query=query, **{field: s}) for s in statements],
                             params)
+    return read_ratings(session, stage, statements, gens)
+
+
+def read_ratings(session: ModelSession, stage: str, items: Sequence[str],
+                 gens: Sequence[Generation]) -> list[float | None]:
+    """One 1-5 rating per reply; an unreadable reply is counted and recorded as a parse
+    failure (None), never guessed."""
     out: list[float | None] = []
-    for s, gen in zip(statements, gens, strict=True):
+    for item, gen in zip(items, gens, strict=True):
         score, source = score_from_generation(gen)
         session.count(f"{stage}.{source}")
         if score is None:
-            session.failures.append(ParseFailure(stage=stage, item=s[:80],
+            session.failures.append(ParseFailure(stage=stage, item=item[:80],
                                                  error="no rating 1-5 in the reply",
                                                  trace_id=gen.trace.id))
         out.append(score)
