@@ -3,7 +3,7 @@ exhaustive run, and the recall of the exhaustive run's entailment edges (DESIGN.
 
     python -m benchmarks.nli_pairs                                     # synthetic only
     python -m benchmarks.nli_pairs --model openai:qwen1.5b@http://127.0.0.1:8765/v1 \\
-        --cache runs/lmr-cache.sqlite --rows 20                       # + WikiContradict
+        --cache runs/lmr-cache.sqlite --items 20                      # + WikiContradict
 
 Two cases, each run once exhaustively (the baseline) and once per lever setting in the same
 process:
@@ -12,8 +12,9 @@ process:
   8 atoms, judged by an oracle whose entailment is set inclusion of facts (a city implies its
   country), so the true edge set is known and transitive. The text model is scripted (atoms
   are given), the embeddings are real (MiniLM, from its PyPI package).
-* **wikicontradict** — the first answer of ``--rows`` rows of the human-labelled file (a fixed
-  sample, ``--sample-seed``), run through the full NLI pipeline with a real LLM doing
+* **wikicontradict** — ``--items`` answers of the human-labelled file (the fixed sample
+  that ``factgraph meta-eval wikicontradict --sample N --sample-seed S`` draws, so such a run
+  has already paid the exhaustive calls), through the full NLI pipeline with a real LLM doing
   atomization, revision, relevance and judging. With ``--cache`` every lever run after the
   exhaustive one re-asks the same questions, so it costs no new model calls; counts below are
   the calls the pipeline makes (a cold cache pays each of them).
@@ -56,7 +57,12 @@ LEVERS: dict[str, dict[str, Any]] = {
     "top-k 10 + skip": {"prune_top_k": 10, "skip_implied": True},
     "top-k 5 + sim 0.4 + skip": {"prune_top_k": 5, "prune_min_similarity": 0.4,
                                  "skip_implied": True},
+    "skip inert": {"skip_inert": True},
+    "skip implied + inert": {"skip_implied": True, "skip_inert": True},
+    "top-k 5 + sim 0.4 + skip + inert": {"prune_top_k": 5, "prune_min_similarity": 0.4,
+                                         "skip_implied": True, "skip_inert": True},
 }
+BEST = "top-k 5 + sim 0.4 + skip + inert"
 
 
 # --- measuring ------------------------------------------------------------------------------
@@ -276,34 +282,35 @@ def run_synthetic(embed_model: str) -> tuple[list[Row], tuple[str, int, int, flo
 
     rows = compare(f"synthetic ({n_context} ctx atoms)", inputs, make)
     reuse_ex = reuse_cost("synthetic, exhaustive", inputs, make, {})
-    reuse_lv = reuse_cost("synthetic, top-k 5 + sim 0.4 + skip", inputs, make,
-                          LEVERS["top-k 5 + sim 0.4 + skip"])
+    reuse_lv = reuse_cost(f"synthetic, {BEST}", inputs, make, LEVERS[BEST])
     return rows, reuse_ex, reuse_lv
 
 
 # --- WikiContradict with a real model -------------------------------------------------------
 
-def run_wikicontradict(data: Path, rows: int, seed: int, model: str, cache: str,
-                       embed_model: str, reuse_row: int) -> tuple[list[Row],
-                                                                  tuple[str, int, int, float]]:
-    from factgraph.wikicontradict import load_items
+def run_wikicontradict(data: Path, n_items: int, seed: int, model: str, cache: str,
+                       embed_model: str, reuse_answers: int
+                       ) -> tuple[list[Row], list[tuple[str, int, int, float]]]:
+    from factgraph.wikicontradict import load_items, sample_items
 
     items = load_items(data)
-    by_row: dict[str, list[EvaluationInput]] = {}
-    for it in items:
-        by_row.setdefault(it.input.id.split("-")[0], []).append(it.input)
-    chosen = sorted(random.Random(seed).sample(sorted(by_row), rows),
-                    key=lambda r: int(r[2:]))
-    inputs = [by_row[r][0] for r in chosen]
+    inputs = [it.input for it in sample_items(items, n_items, seed)]
     backends = Backends.from_specs(model, embed_model=embed_model, cache=cache)
 
     def make(options: dict[str, Any]) -> Evaluator:
+        # The CLI's generation parameters, so a `meta-eval wikicontradict --method nli` run
+        # on the same sample has already filled the cache.
         return Evaluator("nli", backends=backends, options=options,
-                         params=GenerationParams(max_tokens=768))
+                         params=GenerationParams(max_tokens=768, seed=0))
 
-    result = compare(f"WikiContradict ({rows} rows)", inputs, make)
-    reuse = reuse_cost(f"WikiContradict row {chosen[reuse_row]}, exhaustive",
-                       by_row[chosen[reuse_row]], make, {})
+    result = compare(f"WikiContradict ({len(inputs)} answers)", inputs, make)
+    reuse = []
+    if reuse_answers > 1:
+        row = inputs[0].id.split("-")[0]
+        answers = [it.input for it in items if it.input.id.startswith(row + "-")]
+        answers = answers[:reuse_answers]
+        reuse = [reuse_cost(f"WikiContradict {row}, {len(answers)} answers, {name}", answers,
+                            make, LEVERS[name]) for name in ("exhaustive", BEST)]
     return result, reuse
 
 
@@ -333,10 +340,13 @@ def main() -> None:
     ap.add_argument("--cache", default=str(Path.home() / ".cache/factgraph/nli-pairs.sqlite"))
     ap.add_argument("--data", default="../shared/data/wikicontradict/"
                                       "wiki_contradict_simple_humaneval.jsonl")
-    ap.add_argument("--rows", type=int, default=20)
+    ap.add_argument("--items", type=int, default=20,
+                    help="WikiContradict answers: the fixed sample `meta-eval wikicontradict "
+                         "--sample N --sample-seed S` draws.")
     ap.add_argument("--sample-seed", type=int, default=0)
-    ap.add_argument("--reuse-row", type=int, default=0,
-                    help="Which chosen row's five answers measure context reuse.")
+    ap.add_argument("--reuse-answers", type=int, default=5,
+                    help="Answers of the first sampled row that measure context reuse "
+                         "(0: skip).")
     ap.add_argument("--embed-model", default="minilm")
     ap.add_argument("--json", dest="json_out", help="Also write the rows here.")
     args = ap.parse_args()
@@ -344,11 +354,11 @@ def main() -> None:
     rows, reuse_ex, reuse_lv = run_synthetic(args.embed_model)
     reuse = [reuse_ex, reuse_lv]
     if args.model:
-        wc_rows, wc_reuse = run_wikicontradict(Path(args.data), args.rows, args.sample_seed,
+        wc_rows, wc_reuse = run_wikicontradict(Path(args.data), args.items, args.sample_seed,
                                                args.model, args.cache, args.embed_model,
-                                               args.reuse_row)
+                                               args.reuse_answers)
         rows += wc_rows
-        reuse.append(wc_reuse)
+        reuse += wc_reuse
     print_table(rows, reuse)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(

@@ -53,6 +53,8 @@ OPTION_FLAGS: list[tuple[str, str, Any, str]] = [
 BOOL_FLAGS: list[tuple[str, str, str]] = [
     ("--skip-implied/--no-skip-implied", "skip_implied",
      "NLI lever: skip pairs an already judged path implies."),
+    ("--skip-inert/--no-skip-inert", "skip_inert",
+     "NLI lever: skip context→response pairs that cannot change coverage."),
     ("--revise/--no-revise", "revise", "NLI: revise atoms (resolve references, split)."),
     ("--pint/--no-pint", "use_pint", "Q&A: compare quantities with pint first."),
 ]

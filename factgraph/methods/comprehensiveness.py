@@ -73,6 +73,9 @@ class ComprehensivenessOptions(BaseModel):
     prune_min_similarity: float | None = Field(
         None, description="NLI lever: judge only pairs with cosine similarity ≥ this.")
     skip_implied: bool = Field(False, description="NLI lever: skip pairs a judged path implies.")
+    skip_inert: bool = Field(False, description="NLI lever: judge a context→response pair only "
+                                                "when the response atom reaches the context "
+                                                "atom (coverage unchanged).")
     use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
 
 
@@ -175,7 +178,7 @@ def _build_context_part(session: ModelSession, inp: EvaluationInput,
 
 
 def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
-    for name in ("candidates", "pruned", "skipped_implied", "judged", "capped"):
+    for name in ("candidates", "pruned", "skipped_implied", "skipped_inert", "judged", "capped"):
         session.count(f"{stage}.{name}", getattr(stats, name))
 
 
@@ -185,7 +188,7 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
     params = _parameters("nli", options, session)
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,
-                        skip_implied=options.skip_implied)
+                        skip_implied=options.skip_implied, skip_inert=options.skip_inert)
     key = _hash({"query": inp.query, "docs": [(d.id, d.text) for d in inp.documents],
                  "options": options.model_dump(), "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})

@@ -14,6 +14,15 @@ each other cannot change coverage). Two switchable levers cut that number:
   general premises up, then response→context from the most specific hypotheses down (waves of
   the context condensation's topological order). Skipped pairs never remove coverage: their
   hypothesis is reachable from their premise by construction.
+* **Inert-pair skipping** (``skip_inert``): a context→response edge ``c→r`` never changes
+  which statements are covered — coverage is reachability from the response, and whatever is
+  reachable through ``c→r`` is reachable from ``r`` itself — and it can merge components only
+  by closing a cycle, i.e. when ``r ⇝ c``. So response→context pairs are judged first, then a
+  ``c→r`` pair only once ``r ⇝ c`` holds (repeated until no pair becomes live). Every
+  statement's covered / uncovered status is exactly the exhaustive one (property-tested); the
+  component count, hence S, can differ only where context statements are equivalent solely
+  through two or more response atoms (``c1→r2→c2→r1→c1``). It saves about half the
+  response-side pairs; ``benchmarks/nli_pairs.py`` reports the measured ``|ΔS|``.
 
 A pair becomes a relation when its most probable label is entailment or contradiction;
 ``probability`` is that label's probability. Neutral pairs are counted, not stored.
@@ -41,6 +50,7 @@ class PairPolicy:
     prune_top_k: int | None = None
     prune_min_similarity: float | None = None
     skip_implied: bool = False
+    skip_inert: bool = False
 
     @property
     def prunes(self) -> bool:
@@ -52,6 +62,7 @@ class PairStats:
     candidates: int = 0
     pruned: int = 0
     skipped_implied: int = 0
+    skipped_inert: int = 0
     judged: int = 0
     capped: int = 0
     by_label: dict[str, int] = field(default_factory=lambda: defaultdict(int))
@@ -151,7 +162,8 @@ def judge_pairs(
             adj[r.src].add(r.dst)
     resp, ctx = set(response), set(context)
     rounds: list[list[Pair]]
-    if policy.skip_implied:
+    ordered = policy.skip_implied or policy.skip_inert
+    if ordered:
         cc = [(p, h) for p, h in pairs if p in ctx and h in ctx]
         rounds = [cc]
     else:
@@ -185,15 +197,38 @@ def judge_pairs(
 
     for batch in rounds:
         run_round(batch)
-    if policy.skip_implied:
-        depth = _context_depth(context, adj)
-        deepest = max(depth.values(), default=0)
-        cr = [(p, h) for p, h in pairs if p in ctx and h in resp]
-        rc = [(p, h) for p, h in pairs if p in resp and h in ctx]
-        # context→response: general premises (deep) first, so specific ones become implied.
+    if not ordered:
+        return relations, stats
+    depth = _context_depth(context, adj) if policy.skip_implied else {c: 0 for c in context}
+    deepest = max(depth.values(), default=0)
+    cr = [(p, h) for p, h in pairs if p in ctx and h in resp]
+    rc = [(p, h) for p, h in pairs if p in resp and h in ctx]
+
+    def context_to_response() -> None:
+        # General premises (deep) first, so specific ones become implied.
         for level in range(deepest, -1, -1):
-            run_round([(p, h) for p, h in cr if depth.get(p, 0) == level])
-        # response→context: specific hypotheses (shallow) first, so general ones become implied.
+            batch = [(p, h) for p, h in cr if depth.get(p, 0) == level]
+            if not policy.skip_inert:
+                run_round(batch)
+                continue
+            # Judge the live pairs (r ⇝ c); edges they add can make others live: repeat.
+            while batch:
+                live = [(c, r) for c, r in batch if _reachable(adj, r, c)]
+                if not live:
+                    break
+                run_round(live)
+                batch = [pair for pair in batch if pair not in set(live)]
+            stats.skipped_inert += len(batch)
+
+    def response_to_context() -> None:
+        # Specific hypotheses (shallow) first, so general ones become implied.
         for level in range(deepest + 1):
             run_round([(p, h) for p, h in rc if depth.get(h, 0) == level])
+
+    if policy.skip_inert:  # r ⇝ c must be known before deciding on c→r
+        response_to_context()
+        context_to_response()
+    else:
+        context_to_response()
+        response_to_context()
     return relations, stats
