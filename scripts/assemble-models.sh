@@ -41,9 +41,9 @@ if [ "${1:-}" = "--llama-server" ]; then
   # Not GGML_NATIVE (segfaults on CPUs with AMX); AVX-512 kernels (1.5x faster prompts) only
   # where the CPU has them: a wheel built with them dies with SIGILL on AVX2-only machines.
   ARGS="-DGGML_NATIVE=OFF"
-  if grep -qw avx512f /proc/cpuinfo; then
-    ARGS="$ARGS -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
-  fi
+  for flag in avx512f:AVX512 avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
+    grep -qw "${flag%%:*}" /proc/cpuinfo && ARGS="$ARGS -DGGML_${flag##*:}=ON"
+  done
   CMAKE_ARGS="$ARGS" \
     python -m pip install --quiet --no-cache-dir --force-reinstall --no-deps \
       "llama-cpp-python==0.3.36" && python -m pip install --quiet "llama-cpp-python[server]==0.3.36"
