@@ -1,10 +1,10 @@
-// Why a statement counts as covered: a shortest entailment path from the response to it
-// (at most 6 steps).
+// Why a statement counts as covered: the shortest entailment path from the response to it,
+// as the graph engine found it (stored on the COVERS relationship when the result was pushed).
 // params: response_id, statement_id
 // columns: path, texts, steps
-MATCH p = (r:Response {response_id: $response_id})-[:STATES]->(a:Statement)
-          -[:ENTAILS*0..6]->(s:Statement {id: $statement_id})
-RETURN [n IN tail(nodes(p)) | n.id] AS path, [n IN tail(nodes(p)) | n.text] AS texts,
-       length(p) - 1 AS steps
-ORDER BY steps
-LIMIT 1
+MATCH (r:Response {response_id: $response_id})-[c:COVERS]->(:Statement {id: $statement_id})
+UNWIND range(0, size(c.path) - 1) AS i
+MATCH (n:Statement {id: c.path[i]})
+WITH c, i, n
+ORDER BY i
+RETURN collect(n.id) AS path, collect(n.text) AS texts, size(c.path) - 1 AS steps

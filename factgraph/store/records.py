@@ -99,7 +99,11 @@ def evaluation_rows(ev: Evaluation) -> dict[str, list[dict[str, Any]]]:
     for comp in cov.covered():
         for m in comp.members:
             if g.statements[cov._position(m)].origin is Origin.context:
-                rows["covers"].append({"response": rid, "statement": ids[m], "evaluation": ev.id})
+                # The engine's shortest explanation, stored so that `entailment_path` is a
+                # lookup, not a variable-length path search (exponential on dense graphs).
+                path = cov.explain(m) or []
+                rows["covers"].append({"response": rid, "statement": ids[m], "evaluation": ev.id,
+                                       "path": [ids[x] for x in path]})
     for comp in cov.uncovered():
         for m in comp.members:
             rows["misses"].append({"response": rid, "statement": ids[m], "evaluation": ev.id,

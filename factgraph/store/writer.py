@@ -49,7 +49,7 @@ STEPS: list[tuple[str, str]] = [
      "MERGE (a)-[x:CONTRADICTS]->(b) SET x.probability = row.probability, x.method = row.method"),
     ("covers",
      "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
-     "MERGE (r)-[x:COVERS]->(s) SET x.evaluation = row.evaluation"),
+     "MERGE (r)-[x:COVERS]->(s) SET x.evaluation = row.evaluation, x.path = row.path"),
     ("misses",
      "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
      "MERGE (r)-[x:MISSES]->(s) SET x.evaluation = row.evaluation, x.basis = row.basis"),
