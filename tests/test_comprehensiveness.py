@@ -186,6 +186,16 @@ def test_qa_builds_the_expected_answer_graph() -> None:
         "Where was Mara Voss born?", "When was Mara Voss born?"]
 
 
+def test_qa_without_a_relevant_question_is_undefined_with_the_reason() -> None:
+    router = qa_router()
+    router.handlers["question_relevance"] = lambda u: "1"
+    ev = run_qa(case(), session_for(router), ComprehensivenessOptions())
+    assert ev.scores["comprehensiveness"] is None
+    assert ev.metadata["incomplete"] == ("none of the 6 mined questions reached relevance "
+                                         "T_rel = 3.5")
+    assert "answers" not in router.asked  # nothing left to answer, no call made
+
+
 def test_e2e_graph_and_invalid_sources() -> None:
     reply = {"covered": [{"statement": "Mara Voss was born in 1871.", "sources": [1]},
                          {"statement": "Mara Voss was born in Bergen.", "sources": [1, 7]}],

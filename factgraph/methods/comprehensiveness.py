@@ -241,6 +241,10 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: Comprehensivene
     if mined[RESPONSE] is None and not pool:
         return _incomplete(inp.id, "qa", graph, session, params, inp,
                            "no questions could be mined from any text")
+    if not questions:
+        return _incomplete(inp.id, "qa", graph, session, params, inp,
+                           f"none of the {len(pool)} mined questions reached relevance "
+                           f"T_rel = {options.t_rel}")
     answers = answer_questions(session, all_texts, questions, options.t_conf)
     if answers[RESPONSE] is None:
         return _incomplete(inp.id, "qa", graph, session, params, inp,
