@@ -1,7 +1,7 @@
 """The NLI pair levers against the exhaustive run, on random entailment oracles.
 
 ``skip_implied`` must give exactly the exhaustive reachability (so S, components and basis);
-``skip_inert`` exactly the exhaustive coverage of every statement. Property-tested with
+``skip_inert`` exactly the exhaustive coverage of every context statement. Property-tested with
 hypothesis over random graphs; ``benchmarks/nli_pairs.py`` measures what they save."""
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ def judged_graph(resp: list[str], ctx: list[str], edges: set[tuple[str, str]],
 
 
 def covered_ids(graph: FactGraph) -> set[str]:
-    return {m for c in analyze(graph).covered() for m in c.members}
+    """The context statements the response reaches (response statements can fall into a
+    covered component only by equivalence, which skip_inert may not see)."""
+    context = {s.id for s in graph.statements if s.origin is Origin.context}
+    return {m for c in analyze(graph).covered() for m in c.members if m in context}
 
 
 def components(graph: FactGraph) -> set[frozenset[str]]:
@@ -74,6 +77,17 @@ def test_skip_inert_keeps_every_statements_coverage(
         lean, n_lean = judged_graph(resp, ctx, edges, policy)
         assert n_lean <= n_full
         assert covered_ids(lean) == covered_ids(full)
+
+
+def test_skip_inert_can_miss_an_equivalence_through_two_response_atoms() -> None:
+    # r1 → c1 → r2 → c2 → r1 is one component when every pair is judged; skip_inert never
+    # learns r2 ⇝ c1 or r1 ⇝ c2, so it keeps four — coverage of c1 and c2 is the same.
+    resp, ctx = ["r1", "r2"], ["c1", "c2"]
+    edges = {("r1", "c1"), ("c1", "r2"), ("r2", "c2"), ("c2", "r1")}
+    full, _ = judged_graph(resp, ctx, edges, PairPolicy())
+    lean, _ = judged_graph(resp, ctx, edges, PairPolicy(skip_inert=True))
+    assert covered_ids(lean) == covered_ids(full) == {"c1", "c2"}
+    assert len(components(full)) == 1 and len(components(lean)) == 4
 
 
 def test_skip_inert_judges_only_live_backward_pairs() -> None:

@@ -19,7 +19,7 @@ each other cannot change coverage). Two switchable levers cut that number:
   reachable through ``c→r`` is reachable from ``r`` itself — and it can merge components only
   by closing a cycle, i.e. when ``r ⇝ c``. So response→context pairs are judged first, then a
   ``c→r`` pair only once ``r ⇝ c`` holds (repeated until no pair becomes live). Every
-  statement's covered / uncovered status is exactly the exhaustive one (property-tested); the
+  context statement's covered / uncovered status is the exhaustive one (property-tested); the
   component count, hence S, can differ only where context statements are equivalent solely
   through two or more response atoms (``c1→r2→c2→r1→c1``). It saves about half the
   response-side pairs; ``benchmarks/nli_pairs.py`` reports the measured ``|ΔS|``.
