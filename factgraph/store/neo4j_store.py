@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from factgraph.store.base import assert_read_only
@@ -52,6 +52,13 @@ class Neo4jStore:
             if write:
                 return session.execute_write(work)
             return session.execute_read(work)
+
+    def prepare_write(
+        self, cypher: str, params: Mapping[str, Any] | None = None
+    ) -> Callable[[], object]:
+        """A write to run later (the driver encodes parameters when it sends them)."""
+        frozen = dict(params or {})
+        return lambda: self.run(cypher, frozen, write=True)
 
     def close(self) -> None:
         self._driver.close()

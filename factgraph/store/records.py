@@ -82,30 +82,36 @@ def evaluation_rows(ev: Evaluation) -> dict[str, list[dict[str, Any]]]:
         "context_statements": [], "response_statements": [],
         "entails": [], "contradicts": [], "covers": [], "misses": [],
     }
+    context = Origin.context  # looked up once: enum attribute access is slow in a loop
     for s in g.statements:
         row = {"id": ids[s.id], "query_id": qid, "local_id": s.id, "props": _props(s)}
-        if s.origin is Origin.context:
+        if s.origin is context:
             row["document"] = f"{qid}:{s.source_id or ''}"
             rows["context_statements"].append(row)
         else:
             row["response"] = rid
             rows["response_statements"].append(row)
+    entails, contradicts = RelationLabel.entails, RelationLabel.contradicts
     for r in g.relations:
-        if r.label not in (RelationLabel.entails, RelationLabel.contradicts):
+        if r.label is not entails and r.label is not contradicts:
             continue
-        key = "entails" if r.label is RelationLabel.entails else "contradicts"
+        key = "entails" if r.label is entails else "contradicts"
         rows[key].append({"src": ids[r.src], "dst": ids[r.dst], "probability": r.probability,
                           "method": r.method or ""})
-    for comp in cov.covered():
-        for m in comp.members:
-            if g.statements[cov._position(m)].origin is Origin.context:
-                # The engine's shortest explanation, stored so that `entailment_path` is a
-                # lookup, not a variable-length path search (exponential on dense graphs).
-                path = cov.explain(m) or []
-                rows["covers"].append({"response": rid, "statement": ids[m], "evaluation": ev.id,
-                                       "path": [ids[x] for x in path]})
-    for comp in cov.uncovered():
-        for m in comp.members:
-            rows["misses"].append({"response": rid, "statement": ids[m], "evaluation": ev.id,
-                                   "basis": comp.basis})
+    # One pass over statements with the engine's arrays (no per-component objects).
+    a = cov.arrays
+    component = a.component.tolist()
+    covered, uncovered, basis = (a.is_covered.tolist(), a.is_uncovered.tolist(),
+                                 a.is_basis.tolist())
+    for position, s in enumerate(g.statements):
+        c = component[position]
+        if covered[c] and s.origin is context:
+            # The engine's shortest explanation, stored so that `entailment_path` is a
+            # lookup, not a variable-length path search (exponential on dense graphs).
+            path = cov.explain(s.id) or []
+            rows["covers"].append({"response": rid, "statement": ids[s.id], "evaluation": ev.id,
+                                   "path": [ids[x] for x in path]})
+        elif uncovered[c]:
+            rows["misses"].append({"response": rid, "statement": ids[s.id], "evaluation": ev.id,
+                                   "basis": basis[c]})
     return rows

@@ -9,7 +9,9 @@ over ~4 KiB; big batches also hurt any server's memory).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,7 +21,8 @@ from factgraph.resources import resource_path
 from factgraph.store.base import GraphStore
 from factgraph.store.records import evaluation_rows
 
-# One statement per step; the only inputs are $rows. Labels and types are fixed here.
+# One statement per step; the only inputs are $rows. Labels and types are fixed here. COVERS and
+# MISSES are keyed by evaluation: two methods judging one response keep their own results.
 STEPS: list[tuple[str, str]] = [
     ("queries", "UNWIND $rows AS row MERGE (q:Query {id: row.id}) SET q.text = row.text"),
     ("documents",
@@ -49,10 +52,10 @@ STEPS: list[tuple[str, str]] = [
      "MERGE (a)-[x:CONTRADICTS]->(b) SET x.probability = row.probability, x.method = row.method"),
     ("covers",
      "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
-     "MERGE (r)-[x:COVERS]->(s) SET x.evaluation = row.evaluation, x.path = row.path"),
+     "MERGE (r)-[x:COVERS {evaluation: row.evaluation}]->(s) SET x.path = row.path"),
     ("misses",
      "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
-     "MERGE (r)-[x:MISSES]->(s) SET x.evaluation = row.evaluation, x.basis = row.basis"),
+     "MERGE (r)-[x:MISSES {evaluation: row.evaluation}]->(s) SET x.basis = row.basis"),
 ]
 
 
@@ -69,6 +72,14 @@ def batches(
 
     A single row larger than ``max_bytes`` goes alone in its batch.
     """
+    if max_rows < 1:
+        raise ValueError("max_rows must be at least 1")
+    # Common case first: when the whole step fits the byte bound, cut by rows only (one C-level
+    # serialisation instead of one per row).
+    if len(json.dumps(rows, ensure_ascii=False).encode("utf-8")) <= max_bytes:
+        for start in range(0, len(rows), max_rows):
+            yield rows[start:start + max_rows]
+        return
     batch: list[dict[str, Any]] = []
     size = 0
     for row in rows:
@@ -80,6 +91,43 @@ def batches(
         size += n
     if batch:
         yield batch
+
+
+class _WriteQueue:
+    """Writes run in order on one background thread, at most ``depth`` waiting.
+
+    The caller builds and encodes the next batch while the server works on this one (the
+    thread waits on a socket, so it does not hold the GIL). The first failure stops all later
+    writes and is raised to the caller at its next ``submit`` or at ``close``.
+    """
+
+    def __init__(self, depth: int = 4) -> None:
+        self._queue: queue.Queue[Callable[[], object] | None] = queue.Queue(maxsize=depth)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="factgraph-db-writer",
+                                        daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (job := self._queue.get()) is not None:
+            if self._error is None:  # after a failure, drain without writing
+                try:
+                    job()
+                except BaseException as e:  # re-raised on the caller's thread
+                    self._error = e
+
+    def submit(self, job: Callable[[], object]) -> None:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(job)
+
+    def close(self, raise_error: bool = True) -> None:
+        """Wait for the queued writes; raise the first failure unless told not to (when the
+        caller is already raising its own)."""
+        self._queue.put(None)
+        self._thread.join()
+        if raise_error and self._error is not None:
+            raise self._error
 
 
 def ensure_schema(store: GraphStore) -> None:
@@ -102,15 +150,33 @@ def push_evaluations(
     evaluations: Iterable[Evaluation],
     max_rows: int = 500,
     max_bytes: int = 1_000_000,
+    pipeline: bool = True,
 ) -> PushSummary:
-    """Write evaluations (all steps of one evaluation before the next); returns counts."""
+    """Write evaluations (all steps of one evaluation before the next); returns counts.
+
+    With ``pipeline`` the writes run in order on one background thread while this one builds
+    and encodes the next batches (bounded: a few batches wait at most). Without it every
+    write completes before the next batch is built.
+    """
     summary = PushSummary()
-    for ev in evaluations:
-        rows = evaluation_rows(ev)
-        for step, cypher in STEPS:
-            for batch in batches(rows[step], max_rows, max_bytes):
-                store.run(cypher, {"rows": batch}, write=True)
-                summary.batches += 1
-                summary.rows += len(batch)
-        summary.evaluations += 1
+    writes = _WriteQueue() if pipeline else None
+    try:
+        for ev in evaluations:
+            rows = evaluation_rows(ev)
+            for step, cypher in STEPS:
+                for batch in batches(rows[step], max_rows, max_bytes):
+                    job = store.prepare_write(cypher, {"rows": batch})
+                    if writes is None:
+                        job()
+                    else:
+                        writes.submit(job)
+                    summary.batches += 1
+                    summary.rows += len(batch)
+            summary.evaluations += 1
+    except BaseException:
+        if writes is not None:
+            writes.close(raise_error=False)
+        raise
+    if writes is not None:
+        writes.close()
     return summary
