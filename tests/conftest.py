@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # CI replays the same generated examples every run, so a red CI is reproducible and a green
+    # one is not luck; local runs explore new examples each time.
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    if os.environ.get("CI"):
+        settings.load_profile("ci")
 
 
 @pytest.fixture
