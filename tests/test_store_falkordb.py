@@ -121,6 +121,43 @@ def test_two_evaluations_of_one_response_keep_their_own_coverage(store: FalkorDB
     assert load_evaluation(store, ev.id) == ev and load_evaluation(store, strict.id) == strict
 
 
+def graph_dump(store: FalkorDBStore) -> tuple[list[str], list[str]]:
+    """Every node (labels, properties) and relationship (ends, type, properties), sorted."""
+    nodes = store.run("MATCH (n) RETURN labels(n) AS labels, n AS props")
+    rels = store.run("MATCH (a)-[x]->(b) RETURN a.id AS a, type(x) AS t, x AS props, b.id AS b")
+    return (sorted(json.dumps(r, sort_keys=True) for r in nodes),
+            sorted(json.dumps(r, sort_keys=True) for r in rels))
+
+
+def test_skipping_repeated_rows_leaves_the_same_graph(server: FalkorDBServer,
+                                                      store: FalkorDBStore) -> None:
+    """The default writer skips rows it already wrote in this push; the graph it leaves must
+    equal the one sending every row leaves, including a relation judged differently by a later
+    evaluation (last writer wins either way)."""
+    evs = sample_evaluations()
+    first = evs[0]  # its context relations are shared with the next two answers
+    rejudged = first.graph.model_copy(update={"relations": [
+        r.model_copy(update={"probability": 0.123}) for r in first.graph.relations]})
+    evs.append(first.model_copy(update={"id": first.id + "-again", "response_id": None,
+                                        "graph": rejudged}))
+    plain = FalkorDBStore(server.url, graph="t_every_row")
+    plain.delete_graph()
+    try:
+        summary = push_evaluations(store, evs, max_rows=4)
+        push_evaluations(plain, evs, max_rows=4, skip_repeats=False)
+        assert summary.repeats_skipped > 0
+        nodes, rels = graph_dump(store)
+        assert len(nodes) > 20 and len(rels) > 40
+        assert (nodes, rels) == graph_dump(plain)
+        rejudged_rels = [r for r in rels if '"probability": 0.123' in r
+                         and json.loads(r)["t"] in ("ENTAILS", "CONTRADICTS")]
+        assert len(rejudged_rels) == sum(r.label.value in ("entails", "contradicts")
+                                         for r in first.graph.relations)
+    finally:
+        plain.delete_graph()
+        plain.close()
+
+
 def test_named_queries_match_the_engine(store: FalkorDBStore) -> None:
     check_named_queries(store)
 
@@ -239,8 +276,14 @@ def test_cli_push_query_cypher(server: FalkorDBServer, tmp_path: Path,
     runner = CliRunner()
     res = runner.invoke(cli, ["db", "push", str(results), "--store", "falkordb", *graph])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["evaluations"] == 4
+    first = json.loads(res.stdout)
+    assert first["evaluations"] == 4 and first["repeats_skipped"] > 0
     assert server.password not in res.output  # credentials are never printed
+    res = runner.invoke(cli, ["db", "push", str(results), "--every-row", *graph])
+    assert res.exit_code == 0, res.output
+    every = json.loads(res.stdout)
+    assert every["repeats_skipped"] == 0 and every["rows"] == first["rows"] + first[
+        "repeats_skipped"]
     res = runner.invoke(cli, ["db", "query", "basis_for_response", "-p", "response_id=ans-b",
                               "--output", "json", *graph])
     assert res.exit_code == 0, res.output

@@ -92,8 +92,11 @@ def db_group() -> None:
 @click.option("--batch-rows", type=int, default=500, show_default=True)
 @click.option("--batch-bytes", type=int, default=1_000_000, show_default=True,
               help="Upper bound on one batch's parameter size.")
+@click.option("--every-row", is_flag=True,
+              help="Send rows again even when this push already wrote them unchanged (only "
+                   "useful while another writer changes the same nodes).")
 def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: str | None,
-             batch_rows: int, batch_bytes: int) -> None:
+             batch_rows: int, batch_bytes: int, every_row: bool) -> None:
     """Write RESULTS (an Evaluation JSONL or JSON) idempotently into the database."""
     from factgraph.store.writer import ensure_schema, push_evaluations
 
@@ -101,7 +104,8 @@ def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: 
     store = _open(backend, uri, graph, database)
     try:
         ensure_schema(store)
-        summary = push_evaluations(store, evaluations, max_rows=batch_rows, max_bytes=batch_bytes)
+        summary = push_evaluations(store, evaluations, max_rows=batch_rows, max_bytes=batch_bytes,
+                                   skip_repeats=not every_row)
     finally:
         store.close()
     click.echo(json.dumps(summary.model_dump()))

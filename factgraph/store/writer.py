@@ -59,10 +59,97 @@ STEPS: list[tuple[str, str]] = [
 ]
 
 
+# The MERGE key of each step's rows: a row equal to the last one written for its key in this
+# push would change nothing, so it is not sent again (see RepeatFilter).
+ROW_KEYS: dict[str, tuple[str, ...]] = {
+    "queries": ("id",),
+    "documents": ("id",),
+    "responses": ("id",),
+    "evaluations": ("id",),
+    "context_statements": ("id",),
+    "response_statements": ("id",),
+    "entails": ("src", "dst"),
+    "contradicts": ("src", "dst"),
+    "covers": ("response", "statement", "evaluation"),
+    "misses": ("response", "statement", "evaluation"),
+}
+
+
 class PushSummary(BaseModel):
     evaluations: int = 0
     batches: int = 0
     rows: int = 0
+    repeats_skipped: int = 0
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a row value; maps and lists stay distinct ({} is not [])."""
+    if isinstance(value, dict):
+        return (dict, tuple((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (list, tuple(_frozen(v) for v in value))
+    return value
+
+
+def _row_hash(row: dict[str, Any]) -> int:
+    """Hash of a row; rows compare as Python values (the models fix each field's type)."""
+    try:  # flat rows (most relationship rows) hash as they are
+        return hash(tuple(row.items()))
+    except TypeError:
+        pass
+    # Statement rows hold a flat property map, COVERS rows a list of ids: one level down.
+    parts = []
+    for k, v in row.items():
+        t = type(v)
+        if t is dict:
+            v = (dict, tuple(v.items()))
+        elif t is list:
+            v = (list, tuple(v))
+        parts.append((k, v))
+    try:
+        return hash(tuple(parts))
+    except TypeError:  # deeper nesting
+        return hash(_frozen(row))
+
+
+class RepeatFilter:
+    """Drops rows that would leave the database as it is: equal to the last row written for
+    the same MERGE key earlier in this push.
+
+    Every response to one query carries that query's context statements and their relations
+    (stable ids, see records.py), so a push of k responses per query repeats those rows k
+    times; a MERGE of an equal row is a no-op. Only the *last* row per key counts, so a value
+    that changes and changes back is written each time (last writer wins, as without the
+    filter). Keys and rows are remembered as 64-bit hashes (about 120 bytes a key, so memory
+    stays bounded whatever the texts): a changed row is taken for a repeat with probability
+    about 2^-64. At most ``max_keys`` keys are remembered; past that the memory is cleared and
+    later repeats are simply written again. Assumes no other writer changes the same nodes
+    during the push.
+    """
+
+    def __init__(self, max_keys: int = 1_000_000) -> None:
+        self.max_keys = max_keys
+        self._last: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        """How many keys are remembered (never more than ``max_keys``)."""
+        return len(self._last)
+
+    def fresh(self, step: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows of ``step`` that change something, in order."""
+        fields = ROW_KEYS[step]
+        last = self._last
+        out = []
+        for row in rows:
+            key = hash((step, *[row[f] for f in fields]))
+            digest = _row_hash(row)
+            if last.get(key) == digest:
+                continue
+            if len(last) >= self.max_keys:
+                last.clear()
+            last[key] = digest
+            out.append(row)
+        return out
 
 
 def batches(
@@ -151,20 +238,28 @@ def push_evaluations(
     max_rows: int = 500,
     max_bytes: int = 1_000_000,
     pipeline: bool = True,
+    skip_repeats: bool = True,
 ) -> PushSummary:
     """Write evaluations (all steps of one evaluation before the next); returns counts.
 
     With ``pipeline`` the writes run in order on one background thread while this one builds
     and encodes the next batches (bounded: a few batches wait at most). Without it every
-    write completes before the next batch is built.
+    write completes before the next batch is built. With ``skip_repeats`` a row equal to the
+    last one written for its key in this push is not sent again (``RepeatFilter``); the
+    database ends up the same either way.
     """
     summary = PushSummary()
     writes = _WriteQueue() if pipeline else None
+    repeats = RepeatFilter() if skip_repeats else None
     try:
         for ev in evaluations:
             rows = evaluation_rows(ev)
             for step, cypher in STEPS:
-                for batch in batches(rows[step], max_rows, max_bytes):
+                step_rows = rows[step]
+                if repeats is not None:
+                    step_rows = repeats.fresh(step, step_rows)
+                    summary.repeats_skipped += len(rows[step]) - len(step_rows)
+                for batch in batches(step_rows, max_rows, max_bytes):
                     job = store.prepare_write(cypher, {"rows": batch})
                     if writes is None:
                         job()
