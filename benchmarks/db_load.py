@@ -84,6 +84,11 @@ def query_params(evs: list[Evaluation]) -> dict[str, dict[str, Any]]:
     }
 
 
+def count(store: FalkorDBStore, pattern: str) -> int:
+    """How many matches of ``pattern`` (which binds ``n``) the graph holds."""
+    return int(store.run(f"{pattern} RETURN count(n) AS n")[0]["n"])
+
+
 # (label, rows per batch, pipelined, repeats skipped). The baseline is the first: the naive
 # writer, one row per query, each write finished before the next is built, every row sent.
 WRITERS = [
@@ -128,16 +133,10 @@ def main() -> None:
                 seconds[label].append(time.perf_counter() - t)
                 queries[label] = summary.batches
                 # Every writer must leave the same graph: the counts are printed side by side.
-                counts[label] = (
-                    store.run("MATCH (n) RETURN count(n) AS n")[0]["n"],
-                    store.run("MATCH ()-[x]->() RETURN count(x) AS n")[0]["n"],
-                )
+                counts[label] = (count(store, "MATCH (n)"), count(store, "MATCH ()-[n]->()"))
                 if label == DEFAULT_WRITER and round_no == 0:
-                    distinct = (
-                        store.run("MATCH (s:Statement) RETURN count(s) AS n")[0]["n"],
-                        store.run("MATCH ()-[x:ENTAILS|CONTRADICTS]->() RETURN count(x) AS n")
-                        [0]["n"],
-                    )
+                    distinct = (count(store, "MATCH (n:Statement)"),
+                                count(store, "MATCH ()-[n:ENTAILS|CONTRADICTS]->()"))
                     for name, params in query_params(evs).items():
                         cypher = get_query(name).cypher
                         times = []

@@ -18,17 +18,19 @@ from hypothesis import strategies as st
 
 from factgraph.models import Evaluation
 from factgraph.store.records import context_statement_id, query_id
-from factgraph.store.writer import ROW_KEYS, STEPS, RepeatFilter, push_evaluations
+from factgraph.store.writer import STEPS, RepeatFilter, push_evaluations
 from tests.store_support import sample_evaluations
 
-STEP_OF = {cypher: step for step, cypher in STEPS}
+STEP_OF = {step.cypher: step.name for step in STEPS}
+KEY_OF = {step.name: step.key for step in STEPS}
+ENTAILS = next(step for step in STEPS if step.name == "entails")
 
 
 def final_state(sent: list[tuple[str, dict[str, Any]]]) -> dict[tuple[Any, ...], Any]:
     """What a MERGE-on-key, last-writer-wins database holds after these rows (brute force)."""
     state: dict[tuple[Any, ...], Any] = {}
     for step, row in sent:
-        state[(step, *(row[f] for f in ROW_KEYS[step]))] = row
+        state[(step, *(row[f] for f in KEY_OF[step]))] = row
     return state
 
 
@@ -76,7 +78,7 @@ def test_pipelined_writes_run_in_the_order_of_the_sequential_writer() -> None:
     assert pipe.written == seq.written
     # Steps keep their order within each evaluation (nodes before the edges that match them):
     # the step index only goes back when the next evaluation starts.
-    order = [cypher for _, cypher in STEPS]
+    order = [step.cypher for step in STEPS]
     idx = [order.index(c) for c, _ in pipe.written]
     assert sum(b < a for a, b in pairwise(idx)) == len(evs) - 1
 
@@ -197,7 +199,7 @@ def test_repeat_filter_leaves_what_sending_every_row_leaves(
         start, i = 0, 0
         while start < len(entails):  # the same rows, fed in chunks of varying size
             end = start + cuts[i % len(cuts)]
-            kept += [("entails", r) for r in f.fresh("entails", entails[start:end])]
+            kept += [("entails", r) for r in f.fresh(ENTAILS, entails[start:end])]
             start, i = end, i + 1
         assert final_state(kept) == final_state([("entails", r) for r in entails])
         assert len(f) <= f.max_keys

@@ -12,7 +12,7 @@ import json
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -21,58 +21,69 @@ from factgraph.resources import resource_path
 from factgraph.store.base import GraphStore
 from factgraph.store.records import evaluation_rows
 
+
+class WriteStep(NamedTuple):
+    """One write of an evaluation's rows: its name, the row fields its MERGE matches on (a row
+    equal to the last one written for that key in this push changes nothing: see
+    RepeatFilter), and its Cypher."""
+
+    name: str
+    key: tuple[str, ...]
+    cypher: str
+
+
 # One statement per step; the only inputs are $rows. Labels and types are fixed here. COVERS and
 # MISSES are keyed by evaluation: two methods judging one response keep their own results.
-STEPS: list[tuple[str, str]] = [
-    ("queries", "UNWIND $rows AS row MERGE (q:Query {id: row.id}) SET q.text = row.text"),
-    ("documents",
-     "UNWIND $rows AS row MATCH (q:Query {id: row.query_id}) "
-     "MERGE (d:Document {id: row.id}) SET d.source_id = row.source_id, d.query_id = row.query_id "
-     "MERGE (q)-[:HAS_DOCUMENT]->(d)"),
-    ("responses",
-     "UNWIND $rows AS row MATCH (q:Query {id: row.query_id}) "
-     "MERGE (r:Response {id: row.id}) SET r.model = row.model, r.query_id = row.query_id, "
-     "r.response_id = row.response_id MERGE (q)-[:HAS_RESPONSE]->(r)"),
-    ("evaluations",
-     "UNWIND $rows AS row MATCH (r:Response {id: row.response}) "
-     "MERGE (e:Evaluation {id: row.id}) SET e += row.props MERGE (e)-[:EVALUATES]->(r)"),
-    ("context_statements",
-     "UNWIND $rows AS row MATCH (d:Document {id: row.document}) "
-     "MERGE (s:Statement {id: row.id}) SET s += row.props, s.query_id = row.query_id "
-     "MERGE (d)-[:STATES]->(s)"),
-    ("response_statements",
-     "UNWIND $rows AS row MATCH (r:Response {id: row.response}) "
-     "MERGE (s:Statement {id: row.id}) SET s += row.props, s.query_id = row.query_id, "
-     "s.local_id = row.local_id MERGE (r)-[:STATES]->(s)"),
-    ("entails",
-     "UNWIND $rows AS row MATCH (a:Statement {id: row.src}), (b:Statement {id: row.dst}) "
-     "MERGE (a)-[x:ENTAILS]->(b) SET x.probability = row.probability, x.method = row.method"),
-    ("contradicts",
-     "UNWIND $rows AS row MATCH (a:Statement {id: row.src}), (b:Statement {id: row.dst}) "
-     "MERGE (a)-[x:CONTRADICTS]->(b) SET x.probability = row.probability, x.method = row.method"),
-    ("covers",
-     "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
-     "MERGE (r)-[x:COVERS {evaluation: row.evaluation}]->(s) SET x.path = row.path"),
-    ("misses",
-     "UNWIND $rows AS row MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
-     "MERGE (r)-[x:MISSES {evaluation: row.evaluation}]->(s) SET x.basis = row.basis"),
+STEPS: list[WriteStep] = [
+    WriteStep(
+        "queries", ("id",),
+        "UNWIND $rows AS row MERGE (q:Query {id: row.id}) SET q.text = row.text"),
+    WriteStep(
+        "documents", ("id",),
+        "UNWIND $rows AS row MATCH (q:Query {id: row.query_id}) "
+        "MERGE (d:Document {id: row.id}) "
+        "SET d.source_id = row.source_id, d.query_id = row.query_id "
+        "MERGE (q)-[:HAS_DOCUMENT]->(d)"),
+    WriteStep(
+        "responses", ("id",),
+        "UNWIND $rows AS row MATCH (q:Query {id: row.query_id}) "
+        "MERGE (r:Response {id: row.id}) SET r.model = row.model, r.query_id = row.query_id, "
+        "r.response_id = row.response_id MERGE (q)-[:HAS_RESPONSE]->(r)"),
+    WriteStep(
+        "evaluations", ("id",),
+        "UNWIND $rows AS row MATCH (r:Response {id: row.response}) "
+        "MERGE (e:Evaluation {id: row.id}) SET e += row.props MERGE (e)-[:EVALUATES]->(r)"),
+    WriteStep(
+        "context_statements", ("id",),
+        "UNWIND $rows AS row MATCH (d:Document {id: row.document}) "
+        "MERGE (s:Statement {id: row.id}) SET s += row.props, s.query_id = row.query_id "
+        "MERGE (d)-[:STATES]->(s)"),
+    WriteStep(
+        "response_statements", ("id",),
+        "UNWIND $rows AS row MATCH (r:Response {id: row.response}) "
+        "MERGE (s:Statement {id: row.id}) SET s += row.props, s.query_id = row.query_id, "
+        "s.local_id = row.local_id MERGE (r)-[:STATES]->(s)"),
+    WriteStep(
+        "entails", ("src", "dst"),
+        "UNWIND $rows AS row MATCH (a:Statement {id: row.src}), (b:Statement {id: row.dst}) "
+        "MERGE (a)-[x:ENTAILS]->(b) "
+        "SET x.probability = row.probability, x.method = row.method"),
+    WriteStep(
+        "contradicts", ("src", "dst"),
+        "UNWIND $rows AS row MATCH (a:Statement {id: row.src}), (b:Statement {id: row.dst}) "
+        "MERGE (a)-[x:CONTRADICTS]->(b) "
+        "SET x.probability = row.probability, x.method = row.method"),
+    WriteStep(
+        "covers", ("response", "statement", "evaluation"),
+        "UNWIND $rows AS row "
+        "MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
+        "MERGE (r)-[x:COVERS {evaluation: row.evaluation}]->(s) SET x.path = row.path"),
+    WriteStep(
+        "misses", ("response", "statement", "evaluation"),
+        "UNWIND $rows AS row "
+        "MATCH (r:Response {id: row.response}), (s:Statement {id: row.statement}) "
+        "MERGE (r)-[x:MISSES {evaluation: row.evaluation}]->(s) SET x.basis = row.basis"),
 ]
-
-
-# The MERGE key of each step's rows: a row equal to the last one written for its key in this
-# push would change nothing, so it is not sent again (see RepeatFilter).
-ROW_KEYS: dict[str, tuple[str, ...]] = {
-    "queries": ("id",),
-    "documents": ("id",),
-    "responses": ("id",),
-    "evaluations": ("id",),
-    "context_statements": ("id",),
-    "response_statements": ("id",),
-    "entails": ("src", "dst"),
-    "contradicts": ("src", "dst"),
-    "covers": ("response", "statement", "evaluation"),
-    "misses": ("response", "statement", "evaluation"),
-}
 
 
 class PushSummary(BaseModel):
@@ -95,20 +106,7 @@ def _row_hash(row: dict[str, Any]) -> int:
     """Hash of a row; rows compare as Python values (the models fix each field's type)."""
     try:  # flat rows (most relationship rows) hash as they are
         return hash(tuple(row.items()))
-    except TypeError:
-        pass
-    # Statement rows hold a flat property map, COVERS rows a list of ids: one level down.
-    parts = []
-    for k, v in row.items():
-        t = type(v)
-        if t is dict:
-            v = (dict, tuple(v.items()))
-        elif t is list:
-            v = (list, tuple(v))
-        parts.append((k, v))
-    try:
-        return hash(tuple(parts))
-    except TypeError:  # deeper nesting
+    except TypeError:  # statement rows hold a property map, COVERS rows a list of ids
         return hash(_frozen(row))
 
 
@@ -135,13 +133,13 @@ class RepeatFilter:
         """How many keys are remembered (never more than ``max_keys``)."""
         return len(self._last)
 
-    def fresh(self, step: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def fresh(self, step: WriteStep, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows of ``step`` that change something, in order."""
-        fields = ROW_KEYS[step]
+        name, fields = step.name, step.key
         last = self._last
         out = []
         for row in rows:
-            key = hash((step, *[row[f] for f in fields]))
+            key = hash((name, *[row[f] for f in fields]))
             digest = _row_hash(row)
             if last.get(key) == digest:
                 continue
@@ -254,13 +252,13 @@ def push_evaluations(
     try:
         for ev in evaluations:
             rows = evaluation_rows(ev)
-            for step, cypher in STEPS:
-                step_rows = rows[step]
+            for step in STEPS:
+                step_rows = rows[step.name]
                 if repeats is not None:
                     step_rows = repeats.fresh(step, step_rows)
-                    summary.repeats_skipped += len(rows[step]) - len(step_rows)
+                    summary.repeats_skipped += len(rows[step.name]) - len(step_rows)
                 for batch in batches(step_rows, max_rows, max_bytes):
-                    job = store.prepare_write(cypher, {"rows": batch})
+                    job = store.prepare_write(step.cypher, {"rows": batch})
                     if writes is None:
                         job()
                     else:
