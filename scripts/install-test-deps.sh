@@ -24,3 +24,6 @@ python -m pip uninstall --quiet -y torchvision torchaudio torchcodec || true
 python -m pip install --quiet -e '.[transformers,openai]'
 # ICAT corpus retrieval: bm25s (pure Python + numpy/scipy, ~2 s).
 python -m pip install --quiet -e '.[retrieval]'
+# Python-side extras (DataFrames, pyvis), the local explorer (Starlette + uvicorn) and Ray for
+# distributed batch runs; the tests start a 2-CPU local Ray instance (~40 s with its deps).
+python -m pip install --quiet -e '.[pandas,pyvis,explore,ray]'
