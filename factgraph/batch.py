@@ -10,6 +10,11 @@ Guarantees:
 * An input whose evaluation raises is logged to ``<results>.failures.jsonl`` with the error and
   retried on the next resume; it never produces a half-written result.
 * Items are processed in input order, so two runs over the same cache write identical files.
+
+Who evaluates is pluggable: an :class:`Executor` turns the pending inputs into
+:class:`Outcome` s (the default :class:`LocalExecutor` runs them one after another in this
+process; ``factgraph.distributed.RayExecutor`` spreads them over Ray actors). The runner stays
+the one writer of the results and failure files whatever the executor.
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ import logging
 import os
 import signal
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -32,6 +38,7 @@ from factgraph.models import Evaluation
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+T_contra = TypeVar("T_contra", contravariant=True)
 
 
 class BatchSummary(BaseModel):
@@ -124,18 +131,69 @@ def _stop_on_signals(flag: _StopFlag, enabled: bool) -> Iterator[None]:
             signal.signal(s, h)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one input: its Evaluation, or the error that stopped it."""
+
+    item_id: str
+    evaluation: Evaluation | None = None
+    error: str | None = None  # "ExceptionType: message", as the failure file records it
+    message: str | None = None  # the exception's message alone, as the log prints it
+    traceback: str | None = None
+
+
+def evaluate_one(evaluate: Callable[[T], Evaluation], item_id: str, item: T) -> Outcome:
+    """Run ``evaluate`` on one input; an exception becomes a failed Outcome."""
+    try:
+        return Outcome(item_id, evaluation=evaluate(item))
+    except Exception as e:  # one bad input must not end the batch
+        return Outcome(item_id, error=f"{type(e).__name__}: {e}", message=str(e),
+                       traceback=traceback.format_exc(limit=5))
+
+
+class Executor(Protocol[T_contra]):
+    """Evaluates pending inputs and yields one Outcome per input it started, in any order.
+
+    ``stop()`` turns true when the run must end: start no new input, finish (and yield) the
+    ones already running. An input must never be yielded twice.
+    """
+
+    def execute(self, pending: Sequence[tuple[str, T_contra]],
+                stop: Callable[[], bool]) -> Iterator[Outcome]: ...
+
+
+class LocalExecutor(Generic[T]):
+    """One input after another, in input order, in this process."""
+
+    def __init__(self, evaluate: Callable[[T], Evaluation]) -> None:
+        self.evaluate = evaluate
+
+    def execute(self, pending: Sequence[tuple[str, T]],
+                stop: Callable[[], bool]) -> Iterator[Outcome]:
+        for item_id, item in pending:
+            if stop():
+                return
+            yield evaluate_one(self.evaluate, item_id, item)
+
+
 class BatchRunner(Generic[T]):
-    """Runs ``evaluate`` over ``(id, item)`` pairs and appends results to a JSONL file."""
+    """Runs ``evaluate`` (or an ``executor``) over ``(id, item)`` pairs and appends results to
+    a JSONL file."""
 
     def __init__(
         self,
-        evaluate: Callable[[T], Evaluation],
+        evaluate: Callable[[T], Evaluation] | None,
         results_path: str | os.PathLike[str],
         resume: bool = False,
         handle_signals: bool = True,
         progress: bool = False,
+        executor: Executor[T] | None = None,
     ) -> None:
-        self.evaluate = evaluate
+        if executor is None:
+            if evaluate is None:
+                raise ValueError("BatchRunner needs evaluate or an executor")
+            executor = LocalExecutor(evaluate)
+        self.executor: Executor[T] = executor
         self.results_path = Path(results_path)
         self.failures_path = self.results_path.with_name(self.results_path.name + ".failures.jsonl")
         self.resume = resume
@@ -163,30 +221,27 @@ class BatchRunner(Generic[T]):
             _stop_on_signals(flag, self.handle_signals),
             _progress(self.progress, len(pending)) as tick,
         ):
-            for item_id, item in pending:
-                if flag.signal_name:
-                    summary.stopped_by_signal = flag.signal_name
-                    break
-                try:
-                    ev = self.evaluate(item)
-                except Exception as e:  # one bad input must not end the batch
-                    summary.failed += 1
-                    log.error("input %s failed: %s", item_id, e)
-                    append_line(self.failures_path, json.dumps({
-                        "id": item_id, "error": f"{type(e).__name__}: {e}",
-                        "traceback": traceback.format_exc(limit=5),
-                    }, ensure_ascii=False))
-                    tick()
-                    continue
-                if ev.id != item_id:
-                    ev = ev.model_copy(update={"id": item_id})
-                append_line(path, ev.model_dump_json())
-                summary.ran += 1
+            for outcome in self.executor.execute(pending, lambda: flag.signal_name is not None):
+                self._record(outcome, summary)
                 tick()
-            else:
-                if flag.signal_name:
-                    summary.stopped_by_signal = flag.signal_name
+            if flag.signal_name:
+                summary.stopped_by_signal = flag.signal_name
         return summary
+
+    def _record(self, outcome: Outcome, summary: BatchSummary) -> None:
+        """Append one outcome: a result line, or a failure line (the single writer)."""
+        item_id, ev = outcome.item_id, outcome.evaluation
+        if ev is None:
+            summary.failed += 1
+            log.error("input %s failed: %s", item_id, outcome.message)
+            append_line(self.failures_path, json.dumps({
+                "id": item_id, "error": outcome.error, "traceback": outcome.traceback,
+            }, ensure_ascii=False))
+            return
+        if ev.id != item_id:
+            ev = ev.model_copy(update={"id": item_id})
+        append_line(self.results_path, ev.model_dump_json())
+        summary.ran += 1
 
 
 @contextmanager
