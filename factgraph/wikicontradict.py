@@ -5,13 +5,25 @@ self-contained contexts and five answers (``answer0``..``answer4``), each with a
 (Correct / Partially correct / Incorrect). One row × answer is one EvaluationInput with id
 ``wc{row}-a{k}``; its adjusted label (``factgraph.metrics.lmr.adjusted_human_label``) is the
 target of the label match.
+
+The fixed dev / test split (issue 16) is by question: the 240 rows hold 48 distinct questions,
+each answered by five models (rows) with five answers each; every row of a question, and so all
+of its 25 answers, lies on one side. ``make_split`` draws it once (seeded) and the result is
+shipped as ``factgraph/_data/wikicontradict_split.json`` (row numbers and questions), so that
+anything tuned — cut-offs, prompt choices, T_rel — is tuned on dev and every reported number
+comes from test. In 35 rows the two "self-contained" contexts are the same text; items carry
+``same_contexts`` so results are reported with and without them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import random
 from collections import Counter
+from importlib.resources import files
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -52,6 +64,8 @@ class WikiContradictRow(BaseModel):
 class LabelledInput(BaseModel):
     input: EvaluationInput
     label: str = Field(description="The adjusted human label (seed 001 App. B, footnote 6).")
+    row: int = Field(0, description="Row number in the file (0-based).")
+    same_contexts: bool = Field(False, description="The row's two contexts are the same text.")
 
 
 def load_items(path: str | os.PathLike[str]) -> list[LabelledInput]:
@@ -60,13 +74,80 @@ def load_items(path: str | os.PathLike[str]) -> list[LabelledInput]:
     for n, (_, row) in enumerate(read_jsonl(path, WikiContradictRow)):
         docs = [Document(id="context1", text=row.context1_self_contained),
                 Document(id="context2", text=row.context2_self_contained)]
+        same = " ".join(row.context1_self_contained.split()) == " ".join(
+            row.context2_self_contained.split())
         for k in range(N_ANSWERS):
             items.append(LabelledInput(
                 input=EvaluationInput(id=f"wc{n}-a{k}", query=row.question,
                                       response=getattr(row, f"answer{k}"), documents=docs,
                                       model=row.model, response_id=f"wc{n}-a{k}"),
-                label=adjusted_human_label(getattr(row, f"label{k}"), k)))
+                label=adjusted_human_label(getattr(row, f"label{k}"), k), row=n,
+                same_contexts=same))
     return items
+
+
+# --- the fixed dev / test split --------------------------------------------------------------
+
+SPLIT_SEED = 16
+DEV_QUESTIONS = 16
+Split = Literal["dev", "test", "all"]
+
+
+class WikiContradictSplit(BaseModel):
+    """Which rows (and questions) are dev and which are test."""
+
+    seed: int
+    how: str
+    data_sha256: str = Field(description="sha256 of the questions in file order, to detect a "
+                                         "different file.")
+    dev_questions: list[str]
+    test_questions: list[str]
+    dev_rows: list[int]
+    test_rows: list[int]
+
+
+def _questions_digest(questions: list[str]) -> str:
+    return hashlib.sha256("\n".join(questions).encode()).hexdigest()
+
+
+def make_split(questions: list[str], seed: int = SPLIT_SEED,
+               dev_questions: int = DEV_QUESTIONS) -> WikiContradictSplit:
+    """Shuffle the distinct questions (sorted, then ``random.Random(seed).shuffle``); the first
+    ``dev_questions`` are dev, the rest test. ``questions`` is the question of each row in file
+    order; every row goes to its question's side."""
+    distinct = sorted(set(questions))
+    random.Random(seed).shuffle(distinct)
+    dev = set(distinct[:dev_questions])
+    return WikiContradictSplit(
+        seed=seed,
+        how=(f"distinct questions sorted, shuffled with random.Random({seed}); the first "
+             f"{dev_questions} are dev, the other {len(distinct) - dev_questions} test; a row "
+             "follows its question"),
+        data_sha256=_questions_digest(questions),
+        dev_questions=sorted(dev), test_questions=sorted(set(distinct) - dev),
+        dev_rows=[n for n, q in enumerate(questions) if q in dev],
+        test_rows=[n for n, q in enumerate(questions) if q not in dev])
+
+
+def load_split() -> WikiContradictSplit:
+    """The shipped split (``factgraph/_data/wikicontradict_split.json``)."""
+    text = (files("factgraph") / "_data" / "wikicontradict_split.json").read_text("utf-8")
+    return WikiContradictSplit.model_validate(json.loads(text))
+
+
+def split_items(items: list[LabelledInput], split: Split,
+                shipped: WikiContradictSplit | None = None) -> list[LabelledInput]:
+    """The items of one side of the shipped split (``all``: every item)."""
+    if split == "all":
+        return items
+    shipped = shipped or load_split()
+    n_rows = max((it.row for it in items), default=-1) + 1
+    if n_rows != len(shipped.dev_rows) + len(shipped.test_rows):
+        raise ValueError(f"the split covers {len(shipped.dev_rows) + len(shipped.test_rows)} "
+                         f"rows but the file has {n_rows}: not the WikiContradict human-eval "
+                         "file the split was made for")
+    rows = set(shipped.dev_rows if split == "dev" else shipped.test_rows)
+    return [it for it in items if it.row in rows]
 
 
 def sample_items(items: list[LabelledInput], n: int | None, seed: int) -> list[LabelledInput]:
