@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import logging
 import sys
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import ValidationError
@@ -22,6 +21,9 @@ from factgraph.cli.output import make_console
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import InputError, describe_validation_error, read_jsonl
 from factgraph.models import Evaluation
+
+if TYPE_CHECKING:
+    from factgraph.config import EvaluationConfig
 
 log = logging.getLogger(__name__)
 
@@ -71,22 +73,6 @@ def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
         except json.JSONDecodeError:
             out[name.strip().replace("-", "_")] = raw
     return out
-
-
-def _load_config(path: str | None) -> dict[str, Any]:
-    if not path:
-        return {}
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-        data = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise InputError(path, f"invalid config: {e}") from None
-    if not isinstance(data, dict):
-        raise InputError(path, "a config file holds one table/object")
-    return {k.replace("-", "_"): v for k, v in data.items()}
 
 
 def method_options(method: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -147,54 +133,49 @@ def common_options(f: Any) -> Any:
     return f
 
 
-def build_evaluator(kw: dict[str, Any]) -> Any:
-    """An Evaluator from the CLI keyword arguments (config file merged underneath)."""
-    from factgraph.backends.base import GenerationParams
-    from factgraph.backends.factory import BackendSpecError
-    from factgraph.methods.run import Backends, Evaluator
-    from factgraph.stages.session import Limits
+RUN_FLAGS = ("model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
+             "no_cache", "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements")
 
-    config = _load_config(kw.get("config"))
-    def pick(name: str, default: Any = None) -> Any:
-        v = kw.get(name)
-        return v if v is not None else config.pop(name, default)
 
-    method = pick("method", "e2e")
-    given = {name: kw[name] for _, name, _, _ in OPTION_FLAGS if kw.get(name) is not None}
-    given.update({name: kw[name] for _, name, _ in BOOL_FLAGS if kw.get(name) is not None})
-    common = {"model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
-              "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements"}
-    cfg_common = {k: config.pop(k) for k in list(config) if k in common}
-    options = {**config, **_parse_set(kw.get("set_values") or ()), **given}
-    options = method_options(method, options)
-    model = kw.get("model") or cfg_common.get("model")
-    base_url = kw.get("base_url") or cfg_common.get("base_url")
-    if model and base_url and model.startswith("openai:") and "@" not in model:
-        model = f"{model}@{base_url}"
-    text_kwargs: dict[str, Any] = {}
-    concurrency = kw.get("concurrency") or cfg_common.get("concurrency")
-    if concurrency and model and model.startswith("openai:"):
-        text_kwargs["max_concurrency"] = concurrency
-    embed = kw.get("embed_model") or cfg_common.get("embed_model")
-    if embed is None and (options.get("prune_top_k") is not None
-                          or options.get("prune_min_similarity") is not None):
-        embed = "minilm"
-    cache: bool | str = False if kw.get("no_cache") else (
-        kw.get("cache_path") or cfg_common.get("cache_path") or True)
+def build_config(kw: dict[str, Any]) -> EvaluationConfig:
+    """The typed run configuration (factgraph.config) from the CLI keyword arguments: flags
+    win over ``--set``, which wins over the ``--config`` file; the same names and validation
+    as ``factgraph.evaluate(**options)``."""
+    from factgraph.config import (
+        ConfigError,
+        EvaluationConfig,
+        UnknownOptionError,
+        read_config_file,
+    )
+
+    values: dict[str, Any] = read_config_file(kw["config"]) if kw.get("config") else {}
+    values.update(_parse_set(kw.get("set_values") or ()))
+    flags = [*RUN_FLAGS, *(name for _, name, _, _ in OPTION_FLAGS),
+             *(name for _, name, _ in BOOL_FLAGS)]
+    given = {name: kw[name] for name in flags if kw.get(name) is not None}
+    if not given.get("no_cache"):
+        given.pop("no_cache", None)  # the flag's default (False) must not hide a file's cache
+    values.update(given)
+    values["method"] = kw.get("method") or values.get("method") or "e2e"
     try:
-        backends = Backends.from_specs(model, kw.get("nli_model") or cfg_common.get("nli_model"),
-                                       embed, cache=cache, text_kwargs=text_kwargs)
+        return EvaluationConfig.from_flat(values)
+    except UnknownOptionError as e:
+        flag_names = ", ".join("--" + u.replace("_", "-") for u in e.names)
+        raise UserError(f"{flag_names} does not apply to --method {e.method} "
+                        f"(it takes: {', '.join(e.accepted)})") from None
+    except ConfigError as e:
+        raise UserError(f"--method {values['method']}: {e}") from None
+
+
+def build_evaluator(kw: dict[str, Any]) -> Any:
+    """An Evaluator from the CLI keyword arguments (see build_config)."""
+    from factgraph.backends.factory import BackendSpecError
+
+    config = build_config(kw)
+    try:
+        return config.evaluator()
     except BackendSpecError as e:
         raise UserError(str(e)) from None
-    params = GenerationParams(max_tokens=kw.get("max_tokens") or cfg_common.get("max_tokens")
-                              or 768, seed=kw.get("seed") if kw.get("seed") is not None
-                              else cfg_common.get("seed", 0))
-    limits = Limits(**{name: v for name, v in (
-        ("max_pairs", kw.get("max_pairs") or cfg_common.get("max_pairs")),
-        ("max_text_chars", kw.get("max_text_chars") or cfg_common.get("max_text_chars")),
-        ("max_statements_per_text", kw.get("max_statements") or cfg_common.get("max_statements")),
-    ) if v is not None})
-    return Evaluator(method, backends=backends, options=options, params=params, limits=limits)
 
 
 def _read_text(path: str) -> str:
@@ -290,21 +271,51 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
               help="Progress bar (default: when stderr is a terminal).")
 @click.option("--output", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Who evaluates: this process, or Ray actors "
+              "(pip install 'factgraph[ray]'; docs/distributed.md).")
+@click.option("--ray-address", default=None, help="Ray cluster to join (ray: default "
+              "RAY_ADDRESS, else a local Ray instance sized to this machine).")
+@click.option("--workers", type=int, default=None,
+              help="Ray actors (default: as many as the cluster's GPUs/CPUs fit).")
+@click.option("--gpus-per-worker", type=float, default=None,
+              help="GPUs per Ray actor (vllm: one model per actor; default 0).")
+@click.option("--cpus-per-worker", type=float, default=None,
+              help="CPUs per Ray actor (default 1; lower for openai: endpoints).")
 @common_options
 def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | None,
-              output: str, **kw: Any) -> None:
+              output: str, executor: str, ray_address: str | None, workers: int | None,
+              gpus_per_worker: float | None, cpus_per_worker: float | None,
+              **kw: Any) -> None:
     """Evaluate every line of an inputs JSONL ({id, query, response, documents})."""
     from factgraph.batch import BatchRunner
 
+    ray_flags = {"--ray-address": ray_address, "--workers": workers,
+                 "--gpus-per-worker": gpus_per_worker, "--cpus-per-worker": cpus_per_worker}
+    if executor == "local" and any(v is not None for v in ray_flags.values()):
+        given = ", ".join(k for k, v in ray_flags.items() if v is not None)
+        raise UserError(f"{given} needs --executor ray")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
-    evaluator = build_evaluator(kw)
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        summary = BatchRunner(evaluator, out_file, resume=resume, progress=show).run(items)
-    except (FileExistsError, ValueError) as e:
+        if executor == "ray":
+            from factgraph.distributed import executor_for_cli
+
+            evaluator = None
+            ray_executor = executor_for_cli(build_evaluator, kw, address=ray_address,
+                                            workers=workers, gpus_per_worker=gpus_per_worker,
+                                            cpus_per_worker=cpus_per_worker)
+            runner = BatchRunner(None, out_file, resume=resume, progress=show,
+                                 executor=ray_executor)
+        else:
+            evaluator = build_evaluator(kw)
+            runner = BatchRunner(evaluator, out_file, resume=resume, progress=show)
+        summary = runner.run(items)
+    except (FileExistsError, ValueError, RuntimeError) as e:
         raise UserError(str(e)) from None
     record = summary.model_dump()
-    record["context_reused"] = evaluator.context_store.hits
+    record["context_reused"] = (evaluator.context_store.hits if evaluator is not None
+                                else ray_executor.context_reused)
     if output == "json":
         click.echo(json.dumps(record, indent=2))
     else:
