@@ -37,7 +37,7 @@ def heber_evaluations() -> list[Evaluation]:
         rels += [Relation(src=a, dst=b, label="contradicts", method="llm")
                  for a, b in contradicts]
         graph = FactGraph(query=base.query, statements=stmts + ctx, relations=rels)
-        return Evaluation(id=eid, method="comprehensiveness-nli", query=base.query, model=model,
+        return Evaluation(id=eid, method="nli", query=base.query, model=model,
                           response_id=eid, scores={"comprehensiveness": analyze(graph).score},
                           graph=graph)
 
@@ -51,7 +51,7 @@ def heber_evaluations() -> list[Evaluation]:
         Statement(id="r", text="Alice painted it.", origin="response"),
         Statement(id="c", text="Bob painted it.", origin="context", source_id="doc"),
     ], relations=[Relation(src="r", dst="c", label="contradicts")])
-    e4 = Evaluation(id="other", method="comprehensiveness-nli", query=other.query,
+    e4 = Evaluation(id="other", method="nli", query=other.query,
                     model="model-b", scores={"comprehensiveness": 0.0}, graph=other)
     return [e1, e2, e3, e4]
 

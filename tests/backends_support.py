@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 WORDS = [
@@ -68,3 +69,25 @@ def build_tiny_nli(folder: Path, favour: str = "ENTAILMENT") -> Path:
             [8.0 if id2label[i] == favour else 0.0 for i in range(3)]))
     model.save_pretrained(folder)
     return folder
+
+
+NOISE = re.compile(r"nanobind: leaked|^ *- leaked|Route: |^INFO .*(Route|Available routes)")
+CAUSE = re.compile(r"Fatal Python error|Traceback|Error|error:|SIGILL|Illegal instruction|"
+                   r"Segmentation fault|killed", re.IGNORECASE)
+
+
+def server_log_excerpt(text: str, context: int = 30, tail: int = 40) -> str:
+    """A failing server's log as a test should show it: every line near a sign of the cause
+    (fatal errors, tracebacks, signals) and the last lines, without leak and route noise."""
+    lines = [ln for ln in text.splitlines() if not NOISE.search(ln)]
+    keep = set(range(max(0, len(lines) - tail), len(lines)))
+    for i, line in enumerate(lines):
+        if CAUSE.search(line):
+            keep.update(range(max(0, i - 3), min(len(lines), i + context)))
+    shown, last = [], -1
+    for i in sorted(keep):
+        if i != last + 1:
+            shown.append("...")
+        shown.append(lines[i])
+        last = i
+    return "\n".join(shown)

