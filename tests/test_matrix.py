@@ -20,8 +20,7 @@ from factgraph.viz.matrix import (
     matrices_by_query,
     render_matrix,
 )
-
-HEBER_QUERY = "Did Bishop Heber meet D’Oyly in the 1840s in Patna ?"
+from tests.explore_support import HEBER_COLUMNS, HEBER_MATRIX, HEBER_QUERY
 
 
 def _ev(eid: str, model: str, stmts: list[Statement], rels: list[Relation],
@@ -49,19 +48,9 @@ def test_hand_checked_heber_matrix() -> None:
     component entails it (c1c has c1b above it, c2c has c2d above it)."""
     m = matrices_by_query(heber_evaluations())[0]
     assert m.query == HEBER_QUERY
-    assert [c.evaluation_id for c in m.columns] == ["ans-a", "ans-c", "ans-b"]  # by model
+    assert [c.evaluation_id for c in m.columns] == HEBER_COLUMNS  # grouped by model
     got = {r.text: [c.state.value for c in r.cells] for r in m.rows}
-    assert got == {
-        "Bishop Heber described Charles D'Oyly as the best gentleman artist he ever met.":
-            ["basis", "basis", "basis"],
-        "Charles D'Oyly worked for the Company for forty years.": ["basis", "basis", "basis"],
-        "Failing health compelled Charles D'Oyly to retire.": ["basis", "basis", "basis"],
-        # c1a and c1d are one row (one SCC); the engine's representative text names it
-        "Bishop Heber visited Patna in the 1840s.": ["covered", "basis", "basis"],
-        "Charles D'Oyly retired and left India in 1838.": ["basis", "covered", "basis"],
-        "Bishop Heber met Charles D'Oyly.": ["uncovered", "uncovered", "covered"],
-        "Charles D'Oyly left India in 1838.": ["covered", "covered", "uncovered"],
-    }
+    assert got == HEBER_MATRIX
     # 7 context components x 3 responses; the three facts missed by all come first
     assert len(m.rows) == 7 and all(len(r.cells) == 3 for r in m.rows)
     assert [r.missed_by_all for r in m.rows] == [True] * 3 + [False] * 4

@@ -222,8 +222,33 @@
   }
   status();
 
+  // ---- open at a statement: view.html#statement=ID (links from the coverage matrix) ---------
+  let opened = null;
+  function statementFromHash() {
+    const m = /(?:^#|&)statement=([^&]*)/.exec(window.location.hash);
+    if (!m) return null;
+    try { return decodeURIComponent(m[1]); } catch (e) { return null; }
+  }
+  function focusStatement(id) {
+    const where = network.findNode(id);  // [cluster, ..., id] when grouped
+    const target = where.length ? where[0] : id;
+    if (network.body.nodes[target]) network.focus(target, { scale: 1.0, animation: false });
+  }
+  function openFromHash() {
+    const id = statementFromHash();
+    if (id === null || !byId.has(id)) return;
+    clearHighlight();
+    try { showDetails(id); } catch (e) { /* a grouped node cannot be selected; details stay */ }
+    opened = id;
+    focusStatement(id);
+  }
+  openFromHash();
+  network.once("stabilizationIterationsDone", () => { if (opened !== null) focusStatement(opened); });
+  window.addEventListener("hashchange", openFromHash);
+
   // Hooks for tests and notebooks.
   window.factgraphView = {
+    openedStatement: () => opened,
     network, nodes, edges, nodeView,
     drawnNodeCount: () => network.body.nodeIndices.length,
     shownStatementCount: () => nodeView.length,

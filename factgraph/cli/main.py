@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
     "validate": ("factgraph.cli.validate", "validate_cmd"),
     "db": ("factgraph.cli.db", "db_group"),
+    "explore": ("factgraph.cli.explore", "explore_cmd"),
     "view": ("factgraph.cli.view", "view_cmd"),
     "report": ("factgraph.cli.view", "report_cmd"),
     "cache": ("factgraph.cli.cache", "cache_group"),

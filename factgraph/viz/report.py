@@ -61,6 +61,8 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
         out.append(f"<td class=num>{mean(len(basis[ev.id]) for ev in evs):.1f}</td></tr>")
     out.append("</table>")
 
+    out.append(_matrix_section(evaluations, links))
+
     out.append("<h2>Plots</h2><div class=plots>")
     out.append(_comprehensiveness_plot(by_model))
     out.append(_icat_plot(by_model))
@@ -87,8 +89,25 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
                    f"{len(basis[ev.id])} facts to add</summary>"
                    f"<p class=query>{e(ev.query)}</p><ol>{items}</ol></details>")
     page = read_asset("report.html")
-    return page.replace("__TITLE__", e(title)).replace("__CSS__", read_asset("report.css")) \
+    css = read_asset("report.css") + read_asset("matrix.css")
+    return page.replace("__TITLE__", e(title)).replace("__CSS__", css) \
         .replace("__BODY__", "\n".join(out))
+
+
+def _matrix_section(evaluations: Sequence[Evaluation], links: dict[str, str]) -> str:
+    """One coverage matrix per query with context facts (see factgraph.viz.matrix); a cell
+    links to its response's view opened at that statement."""
+    from factgraph.viz.matrix import matrices_by_query, render_matrix
+
+    parts = ["<h2>Coverage matrix per query</h2>",
+             "<p>Rows: the query's context facts, merged across responses as the fact database "
+             "merges them; columns: responses grouped by model. Facts every response misses "
+             "come first. Click a cell to open that response's graph at the fact.</p>"]
+    for m in matrices_by_query(evaluations):
+        if m.rows:
+            parts.append(f"<h3 class=query>{html.escape(m.query or '(no query)')}</h3>")
+            parts.append(render_matrix(m, links))
+    return "\n".join(parts) if len(parts) > 2 else ""
 
 
 def _figure(caption: str, chart: str) -> str:

@@ -1,0 +1,154 @@
+"""The explorer as a Starlette app (served by uvicorn from ``factgraph explore``).
+
+Routes (GET only; anything else is 405):
+
+* ``/``                     queries, models and the leaderboard over all evaluations;
+* ``/query/{query_id}``     the query's leaderboard, coverage matrix and responses;
+* ``/model/{model}``        a model's evaluations;
+* ``/view/{evaluation_id}`` the offline graph view of one evaluation (``#statement=ID`` opens
+  it at a statement with its covering path highlighted);
+* ``/queries``              the named read-only queries with a form each;
+* ``/queries/{name}``       one named query run with the form's values as parameters.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections import Counter
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from factgraph.explore import pages
+from factgraph.explore.named import form_params, result_graph
+from factgraph.explore.security import Guard
+from factgraph.explore.sources import NamedQueryUnavailable, Source
+from factgraph.viz.matrix import coverage_matrix
+from factgraph.viz.safe_html import content_security_policy, read_asset
+
+log = logging.getLogger(__name__)
+
+
+def _html(page: pages.Page, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(page.html, status_code=status,
+                        headers={"Content-Security-Policy": page.csp})
+
+
+class Explorer:
+    """The pages over one source (no state beyond the source itself)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+
+    def _nav(self, query: str | None = None, model: str | None = None) -> str:
+        models = Counter(s.model for s in self.source.summaries())
+        return pages.nav(self.source.label, self.source.queries(), dict(sorted(models.items())),
+                         current_query=query, current_model=model)
+
+    def _not_found(self, message: str) -> HTMLResponse:
+        return _html(pages.layout("not found", self._nav(), pages.error_main(message)), 404)
+
+    def index(self, request: Request) -> Response:
+        queries = self.source.queries()
+        summaries = self.source.summaries()
+        main = pages.index_main(self.source.label, queries, summaries)
+        return _html(pages.layout("start", self._nav(), main))
+
+    def query(self, request: Request) -> Response:
+        qid = request.path_params["query_id"]
+        evaluations = self.source.evaluations_for(qid)
+        if not evaluations:
+            return self._not_found(f"no query with id {qid}")
+        matrix = coverage_matrix(evaluations)
+        return _html(pages.layout(matrix.query or qid, self._nav(query=qid),
+                                  pages.query_main(matrix)))
+
+    def model(self, request: Request) -> Response:
+        model = request.path_params["model"]
+        summaries = self.source.summaries(model)
+        if not summaries:
+            return self._not_found(f"no evaluations of model {model}")
+        return _html(pages.layout(model, self._nav(model=model),
+                                  pages.model_main(model, summaries)))
+
+    def view(self, request: Request) -> Response:
+        from factgraph.viz.view import render_view
+
+        eid = request.path_params["evaluation_id"]
+        ev = self.source.evaluation(eid)
+        if ev is None:
+            return self._not_found(f"no evaluation with id {eid}")
+        csp = content_security_policy([read_asset("vendor", "vis-network.min.js"),
+                                       read_asset("view.js")])
+        return HTMLResponse(render_view(ev), headers={"Content-Security-Policy": csp})
+
+    def named_index(self, request: Request) -> Response:
+        note = None if self.source.database else (
+            "These run against the fact database: push the results (factgraph db push) and "
+            "start factgraph explore --store falkordb|neo4j.")
+        main = pages.named_index_main(self.source.named_queries(), note)
+        return _html(pages.layout("named queries", self._nav(), main))
+
+    def named(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        q = self.source.named_queries().get(name)
+        if q is None:
+            return self._not_found(f"no named query {name}")
+        form = {k: v for k, v in request.query_params.items() if k in q.params}
+        rows: list[dict[str, Any]] = []
+        error: str | None = None
+        graph = None
+        status = 200
+        try:
+            params, missing = form_params(q, form)
+        except ValueError as e:
+            params, missing, error, status = {}, [], str(e), 400
+        if error is None and missing:
+            error = ("fill in " + ", ".join(missing) + " and run") if form else None
+            if error is None:  # a fresh form: nothing run yet
+                main = pages.named_result_main(q, form, [], "Fill in the parameters and run.",
+                                               False)
+                return _html(pages.layout(name, self._nav(), main))
+            status = 400
+        if error is None:
+            try:
+                rows = self.source.run_named(name, params)
+                graph = result_graph(q, params, rows)
+            except NamedQueryUnavailable as e:
+                error, status = str(e), 409
+            except Exception as e:  # the server's own message, first line only
+                log.info("named query %s failed: %s", name, e)
+                first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                error, status = f"{type(e).__name__}: {first}", 400
+        main = pages.named_result_main(q, form, rows, error, graph is not None)
+        return _html(pages.layout(name, self._nav(), main, graph=graph), status)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("explorer page failed: %s", request.url.path)
+    text = html.escape(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    return HTMLResponse(f"<!DOCTYPE html><title>error</title><p>{text}</p>", status_code=500,
+                        headers={"Content-Security-Policy": "default-src 'none'"})
+
+
+def create_app(source: Source, token: str | None = None, loopback_only: bool = True) -> Any:
+    """The ASGI app: the explorer's routes behind ``Guard`` (see factgraph.explore.security).
+
+    ``loopback_only`` (the app is bound to a loopback address) checks the Host header; a
+    non-loopback bind needs ``token``.
+    """
+    x = Explorer(source)
+    routes = [
+        Route("/", x.index, methods=["GET"]),
+        Route("/query/{query_id}", x.query, methods=["GET"]),
+        Route("/model/{model:path}", x.model, methods=["GET"]),
+        Route("/view/{evaluation_id:path}", x.view, methods=["GET"]),
+        Route("/queries", x.named_index, methods=["GET"]),
+        Route("/queries/{name}", x.named, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={Exception: _server_error})
+    return Guard(app, token=token, loopback_only=loopback_only)

@@ -1,0 +1,80 @@
+"""Named queries from a web form: reading the form's values, drawing results as a graph."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from factgraph.store.queries import NamedQuery
+
+MAX_VALUE_CHARS = 10_000
+
+
+def form_value(raw: str) -> Any:
+    """A form field as a query parameter: empty is null, a JSON number / boolean / null / list
+    is that value (as on the CLI's ``-p key=value``), anything else is the text itself."""
+    raw = raw.strip()
+    if raw == "":
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if not isinstance(value, dict) else raw
+
+
+def form_params(q: NamedQuery, form: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """The declared parameters of ``q`` read from ``form`` (anything else in the form is
+    ignored), and the names of declared parameters the form lacks."""
+    params: dict[str, Any] = {}
+    missing = []
+    for p in q.params:
+        if p not in form:
+            missing.append(p)
+            continue
+        raw = form[p]
+        if len(raw) > MAX_VALUE_CHARS:
+            raise ValueError(f"{p}: value longer than {MAX_VALUE_CHARS} characters")
+        params[p] = form_value(raw)
+    return params, missing
+
+
+def _label(text: Any, n: int = 40) -> str:
+    t = " ".join(str(text or "").split())
+    return t if len(t) <= n else t[: n - 1] + "…"
+
+
+def result_graph(q: NamedQuery, params: Mapping[str, Any],
+                 rows: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Nodes and edges when a result describes a graph, else None.
+
+    * rows with a ``path`` (statement ids) and its ``texts``: the entailment chain;
+    * rows of statements with ``hops`` from the ``statement_id`` parameter: a star around it,
+      each edge labelled with the number of hops.
+    """
+    if rows and isinstance(rows[0].get("path"), list) and isinstance(rows[0].get("texts"), list):
+        nodes: dict[str, dict[str, Any]] = {}
+        edges = []
+        for r in rows:
+            path, texts = r["path"], r["texts"]
+            for i, (sid, text) in enumerate(zip(path, texts, strict=False)):
+                nodes.setdefault(str(sid), {"id": str(sid), "label": _label(text),
+                                            "text": str(text),
+                                            "shape": "box" if i == 0 else "ellipse"})
+                if i:
+                    edges.append({"from": str(path[i - 1]), "to": str(sid), "arrows": "to",
+                                  "label": "entails"})
+        return {"nodes": list(nodes.values()), "edges": edges}
+    centre = params.get("statement_id")
+    if rows and "hops" in rows[0] and "statement_id" in rows[0] and centre is not None:
+        nodes = {str(centre): {"id": str(centre), "label": "start", "text": str(centre),
+                               "shape": "box", "color": "#f28e2b"}}
+        edges = []
+        for r in rows:
+            sid = str(r["statement_id"])
+            nodes.setdefault(sid, {"id": sid, "label": _label(r.get("text")),
+                                   "text": str(r.get("text") or "")})
+            edges.append({"from": str(centre), "to": sid, "label": f"{r['hops']} hop(s)"})
+        return {"nodes": list(nodes.values()), "edges": edges}
+    return None

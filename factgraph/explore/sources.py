@@ -1,0 +1,159 @@
+"""Where the explorer reads evaluations from: a results file (in memory) or the fact database.
+
+Both sources answer the same questions with the same models, so every page is drawn by one
+code path. The database source runs only the fixed, parameterised, read-only Cypher below and
+the named queries of ``cypher/queries`` (never text from a request).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from factgraph.graph import analyze
+from factgraph.models import Evaluation
+from factgraph.store.base import GraphStore
+from factgraph.store.queries import NamedQuery, named_queries
+from factgraph.store.records import query_id
+
+
+class QuerySummary(BaseModel):
+    id: str
+    text: str
+    responses: int
+    models: list[str]
+
+
+class EvaluationSummary(BaseModel):
+    id: str
+    model: str
+    method: str
+    query_id: str
+    query: str
+    response_id: str
+    comprehensiveness: float | None
+
+
+class NamedQueryUnavailable(RuntimeError):
+    """Named queries run against the fact database only."""
+
+
+class Source(Protocol):
+    label: str
+    database: bool  # whether named queries can run
+
+    def queries(self) -> list[QuerySummary]: ...
+
+    def summaries(self, model: str | None = None) -> list[EvaluationSummary]: ...
+
+    def evaluations_for(self, qid: str) -> list[Evaluation]: ...
+
+    def evaluation(self, evaluation_id: str) -> Evaluation | None: ...
+
+    def named_queries(self) -> dict[str, NamedQuery]: ...
+
+    def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+
+
+def _summary(ev: Evaluation) -> EvaluationSummary:
+    query = ev.query or ev.graph.query
+    s = ev.scores.get("comprehensiveness")
+    return EvaluationSummary(id=ev.id, model=ev.model or "", method=ev.method,
+                             query_id=query_id(query), query=query,
+                             response_id=ev.response_id or ev.id,
+                             comprehensiveness=s if s is not None else analyze(ev.graph).score)
+
+
+class ResultsSource:
+    """Evaluations from a results file, held in memory."""
+
+    def __init__(self, evaluations: Sequence[Evaluation], label: str = "results") -> None:
+        self.label = label
+        self.database = False
+        self._by_id = {ev.id: ev for ev in evaluations}
+        self._by_query: dict[str, list[Evaluation]] = defaultdict(list)
+        self._summaries = [_summary(ev) for ev in evaluations]
+        for ev, s in zip(evaluations, self._summaries, strict=True):
+            self._by_query[s.query_id].append(ev)
+
+    def queries(self) -> list[QuerySummary]:
+        out = []
+        for qid, evs in self._by_query.items():
+            out.append(QuerySummary(id=qid, text=evs[0].query or evs[0].graph.query,
+                                    responses=len({e.response_id or e.id for e in evs}),
+                                    models=sorted({e.model or "" for e in evs})))
+        return sorted(out, key=lambda q: (q.text, q.id))
+
+    def summaries(self, model: str | None = None) -> list[EvaluationSummary]:
+        return [s for s in self._summaries if model is None or s.model == model]
+
+    def evaluations_for(self, qid: str) -> list[Evaluation]:
+        return list(self._by_query.get(qid, []))
+
+    def evaluation(self, evaluation_id: str) -> Evaluation | None:
+        return self._by_id.get(evaluation_id)
+
+    def named_queries(self) -> dict[str, NamedQuery]:
+        return named_queries()
+
+    def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        raise NamedQueryUnavailable(
+            "named queries run against the fact database: push the results "
+            "(factgraph db push) and start factgraph explore --store falkordb|neo4j")
+
+
+# The database source's own reads: fixed text, values only as parameters.
+QUERIES_CYPHER = (
+    "MATCH (q:Query) OPTIONAL MATCH (q)-[:HAS_RESPONSE]->(r:Response) "
+    "RETURN q.id AS id, q.text AS text, count(r) AS responses, "
+    "collect(DISTINCT r.model) AS models ORDER BY text, id")
+SUMMARIES_CYPHER = (
+    "MATCH (e:Evaluation)-[:EVALUATES]->(r:Response) "
+    "WHERE $model IS NULL OR r.model = $model "
+    "MATCH (q:Query {id: r.query_id}) "
+    "RETURN e.id AS id, r.model AS model, e.method AS method, q.id AS query_id, "
+    "q.text AS query, r.response_id AS response_id, e.comprehensiveness AS comprehensiveness "
+    "ORDER BY query, model, id")
+EVALUATIONS_FOR_CYPHER = (
+    "MATCH (:Query {id: $qid})-[:HAS_RESPONSE]->(:Response)<-[:EVALUATES]-(e:Evaluation) "
+    "RETURN e.json AS json ORDER BY e.id")
+EVALUATION_CYPHER = "MATCH (e:Evaluation {id: $id}) RETURN e.json AS json"
+
+
+class StoreSource:
+    """Evaluations in the fact database (FalkorDB or Neo4j), read-only."""
+
+    def __init__(self, store: GraphStore, label: str | None = None) -> None:
+        self.store = store
+        self.label = label or store.backend
+        self.database = True
+
+    def queries(self) -> list[QuerySummary]:
+        rows = self.store.run(QUERIES_CYPHER)
+        return [QuerySummary(id=r["id"], text=r["text"] or "", responses=r["responses"],
+                             models=sorted(m or "" for m in r["models"] or [])) for r in rows]
+
+    def summaries(self, model: str | None = None) -> list[EvaluationSummary]:
+        rows = self.store.run(SUMMARIES_CYPHER, {"model": model})
+        return [EvaluationSummary(**{**r, "model": r["model"] or "", "query": r["query"] or ""})
+                for r in rows]
+
+    def evaluations_for(self, qid: str) -> list[Evaluation]:
+        rows = self.store.run(EVALUATIONS_FOR_CYPHER, {"qid": qid})
+        return [Evaluation.model_validate_json(r["json"]) for r in rows]
+
+    def evaluation(self, evaluation_id: str) -> Evaluation | None:
+        rows = self.store.run(EVALUATION_CYPHER, {"id": evaluation_id})
+        return Evaluation.model_validate_json(rows[0]["json"]) if rows else None
+
+    def named_queries(self) -> dict[str, NamedQuery]:
+        return named_queries()
+
+    def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A named query by name, read-only; only its declared parameters are passed."""
+        q = named_queries()[name]  # KeyError: not a named query
+        values = {p: params.get(p) for p in q.params}
+        return list(self.store.run(q.cypher, values, write=False))
