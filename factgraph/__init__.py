@@ -1,4 +1,15 @@
-"""factgraph: fact graphs that explain why a long-form answer is incomplete or wrong."""
+"""factgraph: fact graphs that explain why a long-form answer is incomplete or wrong.
+
+The graph vocabulary and engine are imported here; the evaluation API (``evaluate``,
+``evaluate_many``, ``evaluator``, ``load_results``, ``to_frame``, ``to_pyvis``, the typed
+``EvaluationConfig``) is loaded on first use, so ``import factgraph`` pulls in no model
+engine, pandas, pyvis or Ray.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from factgraph.graph import Component, Coverage, analyze, comprehensiveness_score
 from factgraph.models import (
@@ -13,12 +24,56 @@ from factgraph.models import (
     Verdict,
 )
 
+if TYPE_CHECKING:
+    from factgraph.api import evaluate, evaluate_many, evaluator, load_results
+    from factgraph.config import ConfigError, EvaluationConfig
+    from factgraph.frames import to_frame
+    from factgraph.inputs import Document, EvaluationInput
+    from factgraph.methods.run import Backends, Evaluator
+    from factgraph.viz.pyvis_graph import to_pyvis
+
 __version__ = "0.1.0"
 
+# name -> module that defines it (imported on first attribute access)
+_LAZY: dict[str, str] = {
+    "evaluate": "factgraph.api",
+    "evaluate_many": "factgraph.api",
+    "evaluator": "factgraph.api",
+    "load_results": "factgraph.api",
+    "EvaluationConfig": "factgraph.config",
+    "ConfigError": "factgraph.config",
+    "to_frame": "factgraph.frames",
+    "Document": "factgraph.inputs",
+    "EvaluationInput": "factgraph.inputs",
+    "Backends": "factgraph.methods.run",
+    "Evaluator": "factgraph.methods.run",
+    "to_pyvis": "factgraph.viz.pyvis_graph",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'factgraph' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
+    "Backends",
     "Component",
+    "ConfigError",
     "Coverage",
+    "Document",
     "Evaluation",
+    "EvaluationConfig",
+    "EvaluationInput",
+    "Evaluator",
     "FactGraph",
     "Origin",
     "Relation",
@@ -30,4 +85,10 @@ __all__ = [
     "__version__",
     "analyze",
     "comprehensiveness_score",
+    "evaluate",
+    "evaluate_many",
+    "evaluator",
+    "load_results",
+    "to_frame",
+    "to_pyvis",
 ]

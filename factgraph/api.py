@@ -1,0 +1,287 @@
+"""The Python entry points: evaluate one response, evaluate many, read results back.
+
+>>> import factgraph
+>>> ev = factgraph.evaluate("Where was Mara Voss born?", "She was born in Bergen.",
+...                         ["Mara Voss was born in 1871 in Bergen."],
+...                         method="nli", model="openai:qwen@http://127.0.0.1:8000/v1")
+... # doctest: +SKIP
+
+Options take the names of the CLI flags (``t_rel``, ``prune_top_k``, ``max_pairs``, ``seed``,
+``cache``, ``nli_model`` …) and are validated by the same typed configuration
+(:class:`factgraph.config.EvaluationConfig`), so a name the method does not take is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import traceback
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from factgraph.config import ConfigError, EvaluationConfig
+from factgraph.inputs import Document, EvaluationInput
+from factgraph.io import describe_validation_error
+from factgraph.models import Evaluation
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from factgraph.backends.base import TextBackend
+    from factgraph.methods.run import Backends, Evaluator
+
+log = logging.getLogger(__name__)
+
+DocumentLike = str | Mapping[str, Any] | Document
+InputLike = EvaluationInput | Mapping[str, Any]
+PathLike = str | os.PathLike[str]
+
+
+def to_documents(documents: Iterable[DocumentLike]) -> list[Document]:
+    """Documents from strings (ids ``doc1``, ``doc2``, … by position), ``{id, text}`` mappings
+    or Document objects; ids must be unique."""
+    docs: list[Document] = []
+    for n, item in enumerate(documents, start=1):
+        if isinstance(item, Document):
+            docs.append(item)
+        elif isinstance(item, str):
+            docs.append(Document(id=f"doc{n}", text=item))
+        elif isinstance(item, Mapping):
+            try:
+                docs.append(Document.model_validate(item))
+            except ValidationError as e:
+                raise ConfigError(f"documents[{n - 1}].{describe_validation_error(e)}") from None
+        else:
+            raise ConfigError(f"documents[{n - 1}]: expected a string, {{id, text}} or a "
+                              f"Document, got {type(item).__name__}")
+    ids = [d.id for d in docs]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ConfigError(f"documents: duplicate document ids {dup}")
+    return docs
+
+
+def make_config(method: str | None = None, model: str | None = None,
+                config: EvaluationConfig | None = None, **options: Any) -> EvaluationConfig:
+    """The typed configuration from a method, a model spec and flat option names (the CLI's
+    flag names); ``config`` is the base they override."""
+    flat: dict[str, Any] = {"method": method, "model": model, **options}
+    if config is None:
+        return EvaluationConfig.from_flat({k: v for k, v in flat.items() if v is not None})
+    return config.merged(**flat)
+
+
+def evaluator(method: str = "nli", *, model: str | TextBackend | None = None,
+              backends: Backends | None = None, config: EvaluationConfig | None = None,
+              **options: Any) -> Evaluator:
+    """An Evaluator holding loaded models, for repeated use: ``ev(EvaluationInput(...))`` or
+    ``factgraph.evaluate(..., evaluator=ev)``. Context parts (atoms, context-context edges)
+    are reused across inputs with the same query and texts.
+
+    ``model`` is a spec (``openai:NAME@URL``, ``vllm:PATH``, ``transformers:PATH``) or an
+    already loaded text backend; ``backends`` gives every model at once.
+    """
+    spec = model if isinstance(model, str) else None
+    cfg = make_config(method, spec, config, **options)
+    if backends is None and model is not None and not isinstance(model, str):
+        backends = _backends_for(model, cfg)
+    return cfg.evaluator(backends)
+
+
+def _backends_for(text: TextBackend, cfg: EvaluationConfig) -> Backends:
+    """Backends around a text backend object: cached like a spec's, judging NLI too unless
+    the config names an NLI model."""
+    from factgraph.backends.cache import CachedTextBackend, CallCache
+    from factgraph.backends.factory import load_embedding_backend, load_nli_backend
+    from factgraph.backends.nli_judge import GenerativeNLIJudge
+    from factgraph.methods.run import Backends
+
+    call_cache: CallCache | None = (CallCache(cfg.cache) if isinstance(cfg.cache, str)
+                                    else CallCache() if cfg.cache else None)
+    if call_cache is not None:
+        text = CachedTextBackend(text, call_cache)
+    nli = load_nli_backend(cfg.nli_model, cache=call_cache or False) if cfg.nli_model \
+        else GenerativeNLIJudge(text)
+    embed = cfg.embed_model_spec()
+    return Backends(text=text, nli=nli,
+                    embeddings=load_embedding_backend(embed) if embed else None)
+
+
+def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), *,
+             method: str = "nli", model: str | TextBackend | None = None,
+             evaluator: Evaluator | None = None, backends: Backends | None = None,
+             config: EvaluationConfig | None = None, input_id: str = "input",
+             response_model: str | None = None, **options: Any) -> Evaluation:
+    """Evaluate one response against its background documents; the same Evaluation as
+    ``factgraph evaluate --method METHOD --model SPEC --query … --response … --context …``.
+
+    ``documents``: strings or ``{id, text}`` (or Document). ``options``: the CLI flag names
+    (method options such as ``t_rel`` or ``skip_implied``, and run settings such as
+    ``max_pairs``, ``seed``, ``cache``, ``nli_model``, ``concurrency``). With ``evaluator``
+    (see :func:`evaluator`) its loaded models and settings are used and no other setting may
+    be given.
+    """
+    ev = _resolve_evaluator(evaluator, method, model, backends, config, options)
+    inp = EvaluationInput(id=input_id, query=query, response=response,
+                          documents=to_documents(documents), model=response_model)
+    return ev(inp)
+
+
+def _resolve_evaluator(given: Evaluator | None, method: str, model: str | TextBackend | None,
+                       backends: Backends | None, config: EvaluationConfig | None,
+                       options: dict[str, Any]) -> Evaluator:
+    if given is None:
+        return evaluator(method, model=model, backends=backends, config=config, **options)
+    if model is not None or backends is not None or config is not None or options:
+        raise ConfigError("give either evaluator= or settings (model, options), not both: an "
+                          "Evaluator already holds its models and options")
+    return given
+
+
+def to_inputs(inputs: PathLike | Iterable[InputLike]) -> Iterator[EvaluationInput]:
+    """EvaluationInputs from an inputs JSONL path or an iterable of inputs / mappings."""
+    if isinstance(inputs, (str, os.PathLike)):
+        from factgraph.io import read_jsonl
+
+        for _, inp in read_jsonl(inputs, EvaluationInput):
+            yield inp
+        return
+    for n, item in enumerate(inputs):
+        if isinstance(item, EvaluationInput):
+            yield item
+            continue
+        data = dict(item)
+        if "documents" in data:
+            data["documents"] = to_documents(data["documents"])
+        try:
+            yield EvaluationInput.model_validate(data)
+        except ValidationError as e:
+            raise ConfigError(f"inputs[{n}].{describe_validation_error(e)}") from None
+
+
+def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str = "nli",
+                  model: str | TextBackend | None = None, evaluator: Evaluator | None = None,
+                  backends: Backends | None = None, config: EvaluationConfig | None = None,
+                  results: PathLike | None = None, resume: bool = False,
+                  progress: bool = False, **options: Any) -> Iterator[Evaluation]:
+    """Evaluate many inputs with one loaded set of models; yields one Evaluation per input,
+    in input order, as each finishes — what ``factgraph batch`` does.
+
+    ``inputs``: an inputs JSONL path, or ``{id, query, response, documents}`` mappings /
+    EvaluationInputs (ids unique). Context parts are reused across inputs, requests to a
+    server go ``concurrency`` at a time, every model call goes through the call cache.
+
+    With ``results`` each finished Evaluation is appended to that JSONL (one complete line,
+    fsync'd), an input that raises is recorded in ``RESULTS.failures.jsonl`` and skipped, and
+    ``resume=True`` continues an interrupted run: inputs already in the file are read back
+    instead of evaluated (a torn last line is cut off and redone). Without ``results`` an
+    input that raises raises. Settings are checked before the first input is read.
+    """
+    ev = _resolve_evaluator(evaluator, method, model, backends, config, options)
+    total = len(inputs) if isinstance(inputs, Sequence) and not isinstance(inputs, str) \
+        else None
+    if results is None:
+        return _run_plain(ev, to_inputs(inputs), progress, total)
+    path = Path(results)
+    if path.exists() and path.stat().st_size > 0 and not resume:
+        raise FileExistsError(f"{path} already has results: pass resume=True to continue it, "
+                              "or choose a new file")
+    return _run_recorded(ev, to_inputs(inputs), path, progress, total)
+
+
+def _run_plain(ev: Evaluator, inputs: Iterator[EvaluationInput], progress: bool,
+               total: int | None) -> Iterator[Evaluation]:
+    seen: set[str] = set()
+    with _progress(progress, total) as tick:
+        for inp in inputs:
+            _check_unique(inp.id, seen)
+            yield _with_id(ev(inp), inp.id)
+            tick()
+
+
+def _run_recorded(ev: Evaluator, inputs: Iterator[EvaluationInput], path: Path,
+                  progress: bool, total: int | None) -> Iterator[Evaluation]:
+    from factgraph.batch import append_line, repair_and_read_ids
+
+    done, _ = repair_and_read_ids(path)
+    offsets = _line_offsets(path) if done else {}
+    failures = path.with_name(path.name + ".failures.jsonl")
+    seen: set[str] = set()
+    with _progress(progress, total) as tick:
+        for inp in inputs:
+            _check_unique(inp.id, seen)
+            if inp.id in offsets:
+                yield _read_line(path, *offsets[inp.id])
+                tick()
+                continue
+            try:
+                result = _with_id(ev(inp), inp.id)
+            except Exception as e:  # one bad input must not end the run (as in batch)
+                log.error("input %s failed: %s", inp.id, e)
+                append_line(failures, json.dumps({
+                    "id": inp.id, "error": f"{type(e).__name__}: {e}",
+                    "traceback": traceback.format_exc(limit=5)}, ensure_ascii=False))
+                tick()
+                continue
+            append_line(path, result.model_dump_json())
+            yield result
+            tick()
+
+
+def _check_unique(item_id: str, seen: set[str]) -> None:
+    if item_id in seen:
+        raise ConfigError(f"duplicate input id {item_id!r}")
+    seen.add(item_id)
+
+
+def _with_id(ev: Evaluation, item_id: str) -> Evaluation:
+    return ev if ev.id == item_id else ev.model_copy(update={"id": item_id})
+
+
+def _line_offsets(path: Path) -> dict[str, tuple[int, int]]:
+    """id -> (start, length) of each result line (the file is already repaired)."""
+    offsets: dict[str, tuple[int, int]] = {}
+    pos = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                offsets[json.loads(raw)["id"]] = (pos, len(raw))
+            pos += len(raw)
+    return offsets
+
+
+def _read_line(path: Path, start: int, length: int) -> Evaluation:
+    with open(path, "rb") as f:
+        f.seek(start)
+        return Evaluation.model_validate_json(f.read(length))
+
+
+@contextmanager
+def _progress(enabled: bool, total: int | None) -> Iterator[Callable[[], None]]:
+    if not enabled:
+        yield lambda: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("evaluating", total=total)
+        yield lambda: bar.advance(task)
+
+
+def load_results(path: PathLike) -> Iterator[Evaluation]:
+    """Evaluations from a results file, one at a time (a large JSONL is never held in memory):
+    a ``.jsonl`` / ``.jsonl.gz`` batch, or a single Evaluation ``.json``. A bad line raises
+    InputError naming the file and the line."""
+    from factgraph.io import load_evaluations, read_jsonl
+
+    name = str(path)
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        for _, ev in read_jsonl(path, Evaluation):
+            yield ev
+        return
+    yield from load_evaluations(path)
