@@ -10,7 +10,12 @@ basis. An evaluation whose response could not be read by the model (every attemp
   (with the levers of ``factgraph.stages.nli_relations``).
 * ``run_qa``: mine questions → refine + relevance → answers with confidence (``c ≥ T_conf``)
   → compare answers within each question (exact, pint, model).
-* ``run_e2e``: one call listing covered / uncovered facts with their source texts.
+* ``run_e2e``: one call listing covered / uncovered facts with their source texts
+  (``coverage_judge="list"``), or per-fact coverage (``coverage_judge="per-fact"``): the
+  context facts are extracted once per query and texts (never shown the response, grounded in
+  their text), then one yes/no question per fact, its probability read from the first token's
+  log-probabilities; a fact is covered when ``P(yes) ≥ coverage_cutoff`` (a cut-off tuned on
+  the WikiContradict dev split, stored in the parameters).
 
 Context reuse: the context side (context atoms, their relevance, context→context relations)
 depends only on the query, the background texts, the options and the models. With a
@@ -23,7 +28,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,7 +48,9 @@ from factgraph.models import (
 from factgraph.stages.answers import answer_questions
 from factgraph.stages.atomize import atomize
 from factgraph.stages.compare import AnswerNode, compare_answers
+from factgraph.stages.context_facts import extract_context_facts
 from factgraph.stages.e2e import e2e_coverage
+from factgraph.stages.fact_coverage import coverage_probabilities
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
 from factgraph.stages.questions import mine_questions, refine_questions
 from factgraph.stages.relevance import keep_relevant, rate_relevance
@@ -77,6 +84,20 @@ class ComprehensivenessOptions(BaseModel):
                                                 "when the response atom reaches the context "
                                                 "atom (coverage unchanged).")
     use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
+    coverage_judge: Literal["list", "per-fact"] = Field(
+        "list", description="E2E: one call listing covered / uncovered facts ('list'), or "
+                            "context facts extracted once per query and one yes/no question "
+                            "per fact ('per-fact').")
+    coverage_cutoff: float = Field(0.5, ge=0.0, le=1.0,
+                                   description="E2E per-fact: a fact is covered when "
+                                               "P(yes) ≥ this.")
+    coverage_samples: int = Field(1, ge=1, le=16,
+                                  description="E2E per-fact self-consistency: ask each fact k "
+                                              "times at temperature 1 and average (k× cost).")
+    max_facts_per_text: int = Field(12, ge=1, description="E2E per-fact: facts kept per text.")
+    grounding_min_overlap: float | None = Field(
+        0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
+                                         "in its own text less than this share (None: keep).")
 
 
 def _hash(data: Any) -> str:
@@ -281,6 +302,8 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
             context_store: ContextStore | None = None) -> Evaluation:
     """End-to-end comprehensiveness (seed 001 §3.3): the whole response is one response
     statement; each listed fact is a context statement, entailed by it when covered."""
+    if options.coverage_judge == "per-fact":
+        return _run_per_fact(inp, session, options, context_store)
     params = _parameters("e2e", options, session)
     texts, docs = _texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]
@@ -307,5 +330,89 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
                 relations.append(Relation(src="r", dst=sid, label=RelationLabel.entails,
                                           probability=1.0, method="e2e", trace_id=trace))
     graph = FactGraph(query=inp.query, statements=statements, relations=relations)
+    return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
+                    parameters=params, response_id=inp.response_id, model=inp.model)
+
+
+def _facts_part(session: ModelSession, inp: EvaluationInput,
+                options: ComprehensivenessOptions) -> ContextPart:
+    before_traces, before_failures = len(session.traces), len(session.failures)
+    before_counts = dict(session.counts)
+    texts, docs = _texts(session, inp, options)
+    facts = extract_context_facts(session, inp.query, texts, options.max_facts_per_text,
+                                  options.grounding_min_overlap)
+    statements = [Statement(
+        id=f"f{n}", text=f.text, origin=Origin.context, source_id=docs[f.sources[0]].id,
+        trace_id=session.trace_for("facts", f.sources[0]),
+        metadata={"sources": [docs[k].id for k in f.sources]})
+        for n, f in enumerate(facts or [], 1)]
+    counts = {k: v - before_counts.get(k, 0) for k, v in session.counts.items()
+              if v != before_counts.get(k, 0)}
+    if facts is None:
+        counts["facts.unreadable"] = 1
+    return ContextPart(statements=statements, relations=[],
+                       traces=session.traces[before_traces:],
+                       failures=session.failures[before_failures:], counts=counts)
+
+
+def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
+    """S of a per-fact evaluation re-read at another cut-off, from its recorded probabilities
+    (no model call): ``S = |{f : P_f ≥ cutoff}| / |{f : P_f known}|``; None without facts."""
+    probs = [s.metadata.get("p_covered") for s in evaluation.graph.statements
+             if s.origin == Origin.context]
+    known = [p for p in probs if p is not None]
+    if not known:
+        return None
+    return sum(p >= cutoff for p in known) / len(known)
+
+
+def _run_per_fact(inp: EvaluationInput, session: ModelSession,
+                  options: ComprehensivenessOptions,
+                  context_store: ContextStore | None) -> Evaluation:
+    """Per-fact end-to-end coverage: facts once per (query, texts), one question per fact."""
+    params = _parameters("e2e", options, session)
+    key = _hash({"per-fact": True, "query": inp.query,
+                 "docs": [(d.id, d.text) for d in inp.documents],
+                 "options": options.model_dump(include={"summarize_over_chars",
+                                                        "max_facts_per_text",
+                                                        "grounding_min_overlap"}),
+                 "models": _session_models(session),
+                 "gen": session.params.model_dump(mode="json")})
+    part = context_store.parts.get(key) if context_store is not None else None
+    if part is None:
+        part = _facts_part(session, inp, options)
+        if context_store is not None:
+            context_store.parts[key] = part
+    else:
+        context_store.hits += 1  # type: ignore[union-attr]
+        session.count("context.reused")
+        session.traces.extend(part.traces)
+        session.failures.extend(part.failures)
+    response = Statement(id="r", text=inp.response, origin=Origin.response,
+                         source_id=inp.response_id)
+    facts = [s.model_copy(deep=True) for s in part.statements]
+    graph = FactGraph(query=inp.query, statements=[response, *facts])
+    if part.counts.get("facts.unreadable"):
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "no background text's facts could be read")
+    if not facts:
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "the background texts gave no fact that bears on the query")
+    probs = coverage_probabilities(session, inp.response, [f.text for f in facts],
+                                   samples=options.coverage_samples)
+    judged = [f for f, p in zip(facts, probs, strict=True) if p is not None]
+    relations: list[Relation] = []
+    for f, p in zip(facts, probs, strict=True):
+        f.metadata["p_covered"] = None if p is None else round(p, 6)
+        if p is not None and p >= options.coverage_cutoff:
+            relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
+                                      probability=round(p, 6), method="per-fact"))
+    unjudged = len(facts) - len(judged)
+    if unjudged:
+        session.count("coverage.unjudged", unjudged)
+    if not judged:
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "no fact got a readable yes/no answer")
+    graph = FactGraph(query=inp.query, statements=[response, *judged], relations=relations)
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)

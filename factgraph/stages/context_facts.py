@@ -1,0 +1,106 @@
+"""Context facts for per-fact coverage: the facts of each background text that bear on the
+query, extracted once per (query, text) and reused by every response to that query.
+
+The response is never shown, so a listed fact cannot be an echo of the response. A grounding
+check drops a fact that its own text does not support lexically: fewer than
+``min_overlap`` of its content words occur in the text, or it carries a number the text does not
+have (a small model sometimes "corrects" a figure). Exact duplicates across texts (WikiContradict
+has rows whose two contexts are the same text) are merged, keeping every source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factgraph.stages.atomize import clip_text
+from factgraph.stages.prompting import load_prompt
+from factgraph.stages.session import ModelSession
+
+STOPWORDS = frozenset([
+    "the", "and", "for", "are", "was", "were", "has", "have", "had", "that", "this", "with",
+    "from", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "its", "his",
+    "her", "their", "they", "them", "then", "than", "but", "not", "nor", "all", "any", "can",
+    "could", "would", "should", "will", "into", "onto", "over", "under", "about", "after",
+    "before", "also", "been", "being", "did", "does", "doing", "one", "two", "per", "via",
+])
+
+
+class FactList(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    facts: list[str]
+
+
+class ContextFact(BaseModel):
+    text: str
+    sources: list[str] = Field(description="Keys of the texts that gave this fact.")
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?", text.lower())
+            if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
+
+
+def grounding_overlap(fact: str, source: str) -> float:
+    """Share of the fact's content words (≥3 letters or a number, no stop word) found in the
+    source text; a number missing from the source makes it 0. No content word: 0."""
+    fact_words = _words(fact)
+    if not fact_words:
+        return 0.0
+    source_words = set(_words(source))
+    if any(any(c.isdigit() for c in w) and w not in source_words for w in fact_words):
+        return 0.0
+    return sum(w in source_words for w in fact_words) / len(fact_words)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split()).rstrip(".")
+
+
+def extract_context_facts(
+    session: ModelSession, query: str, texts: Mapping[str, str], max_facts: int = 12,
+    min_overlap: float | None = 0.5, stage: str = "facts",
+) -> list[ContextFact] | None:
+    """The grounded, de-duplicated facts of ``texts`` (keys kept as sources), in text order.
+
+    ``None`` when no text gave a usable reply (recorded by the session); a text that gave an
+    empty list simply contributes nothing.
+    """
+    keys = list(texts)
+    p = load_prompt("context_facts")
+    chats = [p.messages(query=query, text=clip_text(session, k, texts[k])) for k in keys]
+    schema = {"type": "object", "properties": {"facts": {
+        "type": "array", "items": {"type": "string"}, "maxItems": max_facts}},
+        "required": ["facts"]}
+    params = session.params.model_copy(update={"json_schema": schema})
+    replies = session.structured(stage, chats, FactList, items=keys, params=params)
+    if all(r is None for r in replies):
+        return None
+    facts: list[ContextFact] = []
+    seen: dict[str, ContextFact] = {}
+    for key, reply in zip(keys, replies, strict=True):
+        if reply is None:
+            session.count(f"{stage}.unreadable_texts")
+            continue
+        listed = [" ".join(f.split()) for f in reply.facts if f and f.strip()]
+        if len(listed) > max_facts:
+            session.hit_limit(f"max_facts={max_facts}: {key} listed {len(listed)}")
+            listed = listed[:max_facts]
+        for text in listed:
+            if min_overlap is not None and grounding_overlap(text, texts[key]) < min_overlap:
+                session.count(f"{stage}.ungrounded")
+                continue
+            norm = _normal(text)
+            if norm in seen:
+                if key not in seen[norm].sources:
+                    seen[norm].sources.append(key)
+                session.count(f"{stage}.duplicates")
+                continue
+            fact = ContextFact(text=text, sources=[key])
+            seen[norm] = fact
+            facts.append(fact)
+    session.count(f"{stage}.kept", len(facts))
+    return facts

@@ -1,0 +1,83 @@
+"""Per-fact coverage: one small yes/no question per (response, fact) — "does the response state
+or imply this fact?" — answered with a single generated token.
+
+The probability of "yes" is read from the first token's top log-probabilities:
+``P(yes) = m_yes / (m_yes + m_no)`` with ``m_w`` the summed probability of the top tokens that
+spell the start of ``w`` (any case, surrounding spaces ignored). Without log-probabilities the
+token itself gives 1.0 / 0.0; an answer that is neither is ``None`` and recorded as a parse
+failure, never read as "no". With ``samples = k > 1`` (self-consistency) the question is asked
+k times at temperature 1 with seeds 0..k−1 and the probability is the mean of the k
+per-sample values (the share of "yes" votes where no log-probabilities come back); it costs k
+calls per fact. The response comes first in the prompt, so engines with prefix caching reuse
+it across the facts of one response.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from factgraph.backends.base import Generation
+from factgraph.models import ParseFailure
+from factgraph.stages.atomize import clip_text
+from factgraph.stages.prompting import load_prompt
+from factgraph.stages.session import ModelSession
+
+
+def _word(token: str) -> str | None:
+    t = token.strip().strip(".,:;\"'").lower()
+    if t in ("y", "ye", "yes"):
+        return "yes"
+    if t in ("n", "no"):
+        return "no"
+    return None
+
+
+def p_yes(gen: Generation) -> float | None:
+    """P(yes) of a one-token answer (see module docstring); None when it says neither."""
+    if gen.logprobs:
+        first = gen.logprobs[0]
+        top = dict(first.top) or {first.token: first.logprob}
+        mass = {"yes": 0.0, "no": 0.0}
+        for token, lp in top.items():
+            w = _word(token)
+            if w:
+                mass[w] += math.exp(lp)
+        if mass["yes"] + mass["no"] > 0:
+            return mass["yes"] / (mass["yes"] + mass["no"])
+    w = _word(gen.text.split()[0]) if gen.text.split() else None
+    return None if w is None else float(w == "yes")
+
+
+def coverage_probabilities(
+    session: ModelSession, response: str, facts: Sequence[str], samples: int = 1,
+    top_logprobs: int = 10, stage: str = "coverage",
+) -> list[float | None]:
+    """P(the response states or implies fact) for each fact (None: no readable answer)."""
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    if not facts:
+        return []
+    p = load_prompt("fact_coverage")
+    shown = clip_text(session, "response", response)
+    chats = [p.messages(response=shown, fact=f) for f in facts]
+    runs: list[list[float | None]] = []
+    for k in range(samples):
+        update: dict[str, object] = {"max_tokens": 1, "top_logprobs": top_logprobs,
+                                     "json_schema": None, "choices": None}
+        if samples > 1:
+            update.update(temperature=1.0, seed=k)
+        params = session.params.model_copy(update=update)
+        gens = session.generate(stage, chats, params)
+        session.count(f"{stage}.generated_tokens", len(gens))
+        runs.append([p_yes(g) for g in gens])
+        for n, (g, value) in enumerate(zip(gens, runs[-1], strict=True)):
+            if value is None:
+                session.failures.append(ParseFailure(
+                    stage=stage, item=f"fact {n + 1}", error=f"not yes/no: {g.text[:40]!r}",
+                    attempts=1, trace_id=g.trace.id))
+    out: list[float | None] = []
+    for values in zip(*runs, strict=True):
+        usable = [v for v in values if v is not None]
+        out.append(sum(usable) / len(usable) if usable else None)
+    return out
