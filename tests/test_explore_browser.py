@@ -45,6 +45,7 @@ HOSTILE = [
     "__VIS__ __APP__ __DATA__ __MAIN__ __NAV__ <!-- \u2028\u2029 & &amp; <b>bold</b>",
     "'; window.__pwned = 4; //",
 ]
+DRAWN = "window.factgraphView && window.factgraphView.drawnNodeCount() > 0"
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +83,12 @@ class Page:
         self.dialogs: list[str] = []
         self.errors: list[str] = []
         self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("dialog", self._dialog)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     def goto(self, path: str) -> Any:
         return self.page.goto(self.base + path)
@@ -130,7 +135,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     # click the covered cell of ans-a in the row "Charles D'Oyly left India in 1838."
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Charles D'Oyly left India in 1838.")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    p.page.wait_for_function("window.factgraphView && window.factgraphView.drawnNodeCount() > 0")
+    p.page.wait_for_function(DRAWN)
     assert p.page.url.endswith("/view/ans-a#statement=c2c")
     v = "window.factgraphView"
     assert p.page.evaluate(f"{v}.openedStatement()") == "c2c"
@@ -142,7 +147,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Bishop Heber visited Patna")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    p.page.wait_for_function("window.factgraphView && window.factgraphView.drawnNodeCount() > 0")
+    p.page.wait_for_function(DRAWN)
     assert p.page.evaluate(f"{v}.openedStatement()") == "c1a"
     assert len(p.page.evaluate(f"{v}.highlightedEdges()")) == 1
     # an uncovered cell opens the statement and says nothing covers it
@@ -150,7 +155,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Failing health")
     row.locator("td.fg-cell").nth(2).locator("a").click()
-    p.page.wait_for_function("window.factgraphView && window.factgraphView.drawnNodeCount() > 0")
+    p.page.wait_for_function(DRAWN)
     assert p.page.evaluate(f"{v}.highlightedEdges()") == []
     assert "No response statement entails this" in p.page.inner_text("#fg-details")
     assert p.off_machine_requests() == [] and p.errors == [] and p.dialogs == []
@@ -222,11 +227,9 @@ def test_hostile_texts_run_nothing(browser: Any) -> None:
     with serve(create_app(ResultsSource(hostile_evaluations(), label=HOSTILE[0]))) as base:
         p = Page(browser, base)
         p.goto("/")
-        visited = 0
         for link in ["#fx-queries a", "#fx-models a"]:
             p.page.locator(link).first.click()
             p.page.wait_for_load_state()
-            visited += 1
             assert p.page.evaluate("typeof window.__pwned") == "undefined"
         p.page.locator("#fx-queries a").first.click()
         p.page.wait_for_selector("table.fg-matrix")
@@ -239,7 +242,7 @@ def test_hostile_texts_run_nothing(browser: Any) -> None:
         n_cells = p.page.locator("td.fg-cell a").count()
         assert n_cells == len(HOSTILE) * 2
         p.page.locator("td.fg-cell a").first.click()
-        p.page.wait_for_function("window.factgraphView && window.factgraphView.drawnNodeCount() > 0")
+        p.page.wait_for_function(DRAWN)
         assert p.page.evaluate("window.factgraphView.openedStatement()") in {"u", "c0", "c1",
                                                                               "c2", "c3", "c4"}
         assert p.page.evaluate("typeof window.__pwned") == "undefined"
@@ -266,6 +269,6 @@ def test_token_in_the_browser(browser: Any) -> None:
         assert p.page.url == base + "/"  # the token left the address
         p.page.locator("#fx-queries a", has_text="Bishop Heber").click()
         p.page.locator("td.fg-cell a").first.click()
-        p.page.wait_for_function("window.factgraphView && window.factgraphView.drawnNodeCount() > 0")
+        p.page.wait_for_function(DRAWN)
         assert p.errors == [] and p.off_machine_requests() == []
         p.close()
