@@ -111,6 +111,13 @@ class FactGraph(_Strict):
 
         return iframe(self)
 
+    def to_pyvis(self, **kwargs: Any) -> Any:
+        """A ``pyvis.network.Network`` styled like ``factgraph view`` (``factgraph[pyvis]``);
+        see :func:`factgraph.viz.pyvis_graph.to_pyvis` for the keyword arguments."""
+        from factgraph.viz.pyvis_graph import to_pyvis
+
+        return to_pyvis(self, **kwargs)
+
     def statement(self, statement_id: str) -> Statement:
         """The statement with this id (KeyError if absent)."""
         for s in self.statements:
@@ -187,6 +194,12 @@ class Evaluation(_Strict):
         from factgraph.viz.notebook import iframe
 
         return iframe(self)
+
+    def to_pyvis(self, **kwargs: Any) -> Any:
+        """A ``pyvis.network.Network`` of this evaluation's graph (``factgraph[pyvis]``)."""
+        from factgraph.viz.pyvis_graph import to_pyvis
+
+        return to_pyvis(self, **kwargs)
 
     @field_validator("scores")
     @classmethod
