@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +46,75 @@ from factgraph.models import FactGraph, Origin, RelationLabel
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
+
+
+class StatementLike(Protocol):
+    """What the engine and its exports read of a statement: a :class:`Statement` or the light
+    row the fast file reader decodes (``factgraph.graph_file.StatementRow``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def origin(self) -> Origin: ...
+    @property
+    def source_id(self) -> str | None: ...
+    @property
+    def relevance(self) -> float | None: ...
+
+
+@dataclass(frozen=True)
+class GraphTable:
+    """A fact graph as arrays: statements in file order, every relation as positions.
+
+    The form the engine reads; built from a :class:`FactGraph` (:meth:`from_graph`) or straight
+    from a file without a Python object per relation (``factgraph.io.load_graph_table``).
+    ``probability`` is NaN where a relation records none.
+    """
+
+    query: str
+    statements: Sequence[StatementLike]
+    src: IntArray  # position of each relation's src statement
+    dst: IntArray  # position of each relation's dst statement
+    is_entails: BoolArray  # relation label is ``entails``
+    probability: FloatArray
+
+    @property
+    def n_relations(self) -> int:
+        return len(self.src)
+
+    @classmethod
+    def from_graph(cls, graph: FactGraph) -> GraphTable:
+        """The array form of a validated FactGraph (its ids are unique and its edges resolve)."""
+        index = {s.id: i for i, s in enumerate(graph.statements)}
+        rels = graph.relations
+        m = len(rels)
+        return cls(
+            query=graph.query,
+            statements=graph.statements,
+            src=np.fromiter((index[r.src] for r in rels), dtype=np.int64, count=m),
+            dst=np.fromiter((index[r.dst] for r in rels), dtype=np.int64, count=m),
+            is_entails=np.fromiter((r.label is RelationLabel.entails for r in rels),
+                                   dtype=bool, count=m),
+            probability=np.fromiter(
+                (np.nan if r.probability is None else r.probability for r in rels),
+                dtype=np.float64, count=m),
+        )
+
+    def entailment_edges(self, min_probability: float | None = None) -> tuple[IntArray, IntArray]:
+        """Endpoints of the ``entails`` relations, less those whose recorded probability is
+        below ``min_probability`` (relations without a probability are kept)."""
+        keep = self.is_entails
+        if min_probability is not None:
+            keep = keep & (np.isnan(self.probability) | (self.probability >= min_probability))
+        return self.src[keep], self.dst[keep]
+
+    def response_mask(self) -> BoolArray:
+        """True at the positions of response statements."""
+        return np.fromiter((s.origin is Origin.response for s in self.statements), dtype=bool,
+                           count=len(self.statements))
 
 
 @dataclass(frozen=True)
@@ -181,7 +251,7 @@ def comprehensiveness_score(
 class Coverage:
     """Coverage of one fact graph: components, covered / uncovered / basis, S, explanations."""
 
-    graph: FactGraph
+    graph: FactGraph | GraphTable
     arrays: CoverageArrays
     ids: list[str]
     _index: dict[str, int] = field(repr=False)
@@ -282,17 +352,12 @@ def entailment_arrays(
     graph: FactGraph, min_probability: float | None = None
 ) -> tuple[list[str], dict[str, int], IntArray, IntArray, BoolArray, BoolArray]:
     """Statement ids, their positions, entailment edge endpoints and origin masks."""
+    table = GraphTable.from_graph(graph)
     ids = [s.id for s in graph.statements]
     index = {sid: i for i, sid in enumerate(ids)}
-    pairs = [
-        (index[r.src], index[r.dst])
-        for r in graph.relations
-        if r.label is RelationLabel.entails
-        and (min_probability is None or r.probability is None or r.probability >= min_probability)
-    ]
-    arr = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    is_response = np.array([s.origin is Origin.response for s in graph.statements], dtype=bool)
-    return ids, index, arr[:, 0], arr[:, 1], is_response, ~is_response
+    src, dst = table.entailment_edges(min_probability)
+    is_response = table.response_mask()
+    return ids, index, src, dst, is_response, ~is_response
 
 
 def analyze(graph: FactGraph, min_probability: float | None = None) -> Coverage:
@@ -301,9 +366,19 @@ def analyze(graph: FactGraph, min_probability: float | None = None) -> Coverage:
     ``min_probability`` drops entailment edges whose recorded probability is below it (edges
     without a probability are kept).
     """
-    ids, index, src, dst, is_response, is_context = entailment_arrays(graph, min_probability)
-    arrays = coverage_arrays(len(ids), src, dst, is_response, is_context)
-    return Coverage(graph=graph, arrays=arrays, ids=ids, _index=index, src=src, dst=dst)
+    coverage = analyze_table(GraphTable.from_graph(graph), min_probability)
+    coverage.graph = graph
+    return coverage
+
+
+def analyze_table(table: GraphTable, min_probability: float | None = None) -> Coverage:
+    """:func:`analyze` on the array form of a graph (what large files are read into)."""
+    ids = [s.id for s in table.statements]
+    index = {sid: i for i, sid in enumerate(ids)}
+    src, dst = table.entailment_edges(min_probability)
+    is_response = table.response_mask()
+    arrays = coverage_arrays(len(ids), src, dst, is_response, ~is_response)
+    return Coverage(graph=table, arrays=arrays, ids=ids, _index=index, src=src, dst=dst)
 
 
 def condensation_edges(coverage: Coverage) -> Sequence[tuple[int, int]]:

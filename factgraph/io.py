@@ -11,11 +11,14 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from factgraph.models import Evaluation, FactGraph
+
+if TYPE_CHECKING:
+    from factgraph.graph import GraphTable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -112,12 +115,52 @@ def load_graph(path: str | os.PathLike[str]) -> FactGraph:
     return parse_model(FactGraph, data, path)
 
 
+def load_graph_table(path: str | os.PathLike[str]) -> GraphTable:
+    """The array form of the graph in a FactGraph or Evaluation JSON file, read fast.
+
+    Accepts and refuses exactly what :func:`load_graph` does, with the same errors: the
+    msgspec reader (``factgraph.graph_file``) handles files it can vouch for, and anything
+    else goes through :func:`load_graph` (see ``benchmarks/io_scale.py`` for the speed).
+    """
+    from factgraph.graph import GraphTable
+    from factgraph.graph_file import decode_table
+
+    try:
+        data = _read_bytes(path)
+    except (OSError, EOFError):
+        data = None  # load_graph names the problem
+    table = decode_table(data) if data is not None else None
+    del data
+    return table if table is not None else GraphTable.from_graph(load_graph(path))
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    p = Path(path)
+    if p.suffix == ".gz":
+        with gzip.open(p, "rb") as f:
+            return f.read()
+    return p.read_bytes()
+
+
+def is_jsonl(path: str | os.PathLike[str]) -> bool:
+    """Whether a path names a JSON Lines file (``.jsonl`` or ``.jsonl.gz``)."""
+    name = str(path)
+    return name.endswith(".jsonl") or name.endswith(".jsonl.gz")
+
+
+def iter_evaluations(path: str | os.PathLike[str]) -> Iterator[Evaluation]:
+    """Evaluations of a ``.jsonl`` batch one at a time (memory bounded by the longest line, not
+    the file), or the one Evaluation of a ``.json`` file. Errors name the file and line."""
+    if is_jsonl(path):
+        for _, ev in read_jsonl(path, Evaluation):
+            yield ev
+    else:
+        yield parse_model(Evaluation, _read_json(path), path)
+
+
 def load_evaluations(path: str | os.PathLike[str]) -> list[Evaluation]:
     """Evaluations from a ``.jsonl`` batch or a single ``.json`` Evaluation."""
-    name = str(path)
-    if name.endswith(".jsonl") or name.endswith(".jsonl.gz"):
-        return [ev for _, ev in read_jsonl(path, Evaluation)]
-    return [parse_model(Evaluation, _read_json(path), path)]
+    return list(iter_evaluations(path))
 
 
 def dump_json(model: BaseModel, indent: int | None = 2) -> str:

@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from factgraph.cli.main import cli
+from factgraph.graph import GraphTable
+from factgraph.graph_file import decode_table
 from factgraph.inputs import EvaluationInput
-from factgraph.io import InputError, load_evaluations, load_graph, read_jsonl
+from factgraph.io import InputError, load_evaluations, load_graph, load_graph_table, read_jsonl
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
@@ -51,16 +53,50 @@ def _write(data: bytes, suffix: str) -> Path:
     return Path(f.name)
 
 
+def _same_on_both_paths(path: Path) -> None:
+    """The fast reader (load_graph_table) accepts exactly what load_graph accepts, with the
+    same arrays, and refuses the rest with the same one-line error."""
+    try:
+        g = load_graph(path)
+    except InputError as e:
+        assert "\n" not in str(e)
+        assert decode_table(path.read_bytes()) is None  # never vouches for a bad file
+        try:
+            load_graph_table(path)
+        except InputError as fast:
+            assert str(fast) == str(e)
+        else:
+            raise AssertionError(f"fast path accepted what load_graph refuses: {e}")
+    else:
+        assert all(isinstance(s.id, str) for s in g.statements)
+        slow, fast_table = GraphTable.from_graph(g), load_graph_table(path)
+        assert [s.id for s in fast_table.statements] == [s.id for s in slow.statements]
+        assert fast_table.src.tolist() == slow.src.tolist()
+        assert fast_table.dst.tolist() == slow.dst.tolist()
+        assert fast_table.is_entails.tolist() == slow.is_entails.tolist()
+
+
 @FUZZ
 @given(st.one_of(json_values, near_graphs))
 def test_load_graph_only_raises_input_error(obj: Any) -> None:
     path = _write(json.dumps(obj).encode(), ".json")
     try:
-        g = load_graph(path)
-    except InputError as e:
-        assert str(e).startswith(str(path)) and "\n" not in str(e)
-    else:
-        assert all(isinstance(s.id, str) for s in g.statements)
+        try:
+            load_graph(path)
+        except InputError as e:
+            assert str(e).startswith(str(path)) and "\n" not in str(e)
+        _same_on_both_paths(path)
+    finally:
+        path.unlink()
+
+
+@FUZZ
+@given(st.one_of(json_values, near_graphs))
+def test_fast_path_on_wrapped_graphs(obj: Any) -> None:
+    """The same damage inside an Evaluation file (the fast path splits the envelope)."""
+    path = _write(json.dumps({"id": "e", "method": "nli", "graph": obj}).encode(), ".json")
+    try:
+        _same_on_both_paths(path)
     finally:
         path.unlink()
 
@@ -70,9 +106,7 @@ def test_load_graph_only_raises_input_error(obj: Any) -> None:
 def test_load_graph_on_random_bytes(data: bytes) -> None:
     path = _write(data, ".json")
     try:
-        load_graph(path)
-    except InputError as e:
-        assert "\n" not in str(e)
+        _same_on_both_paths(path)
     finally:
         path.unlink()
 

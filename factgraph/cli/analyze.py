@@ -11,12 +11,17 @@ import click
 from rich.table import Table
 
 from factgraph.cli.output import make_console
-from factgraph.graph import Component, Coverage, analyze
-from factgraph.io import load_graph
+from factgraph.graph import Component, Coverage, GraphTable, analyze_table
+from factgraph.io import load_graph_table
 
 OUTPUT = click.option(
     "--output", "-o", "output", type=click.Choice(["table", "json"]), default="table",
     show_default=True, help="Human table or machine-readable JSON.",
+)
+MAX_ROWS = click.option(
+    "--max-rows", type=click.IntRange(min=0), default=100, show_default=True,
+    help="Most context components the terminal table shows (it says how many it left out); "
+         "--output json always lists them all.",
 )
 MIN_P = click.option(
     "--min-probability", type=float, default=None,
@@ -45,13 +50,14 @@ def component_record(cov: Coverage, comp: Component) -> dict[str, Any]:
 def coverage_summary(cov: Coverage) -> dict[str, Any]:
     g = cov.graph
     n_resp = sum(1 for s in g.statements if s.origin.value == "response")
+    n_relations = g.n_relations if isinstance(g, GraphTable) else len(g.relations)
     return {
         "query": g.query,
         "comprehensiveness": cov.score,
         "n_statements": len(g.statements),
         "n_response_statements": n_resp,
         "n_context_statements": len(g.statements) - n_resp,
-        "n_relations": len(g.relations),
+        "n_relations": n_relations,
         "n_components": cov.arrays.n_components,
         "n_covered": cov.n_covered,
         "n_uncovered": cov.n_uncovered,
@@ -70,9 +76,11 @@ def _fmt_score(x: float | None) -> str:
 @click.argument("graph_file", type=click.Path(dir_okay=False))
 @OUTPUT
 @MIN_P
-def analyze_cmd(graph_file: str, output: str, min_probability: float | None) -> None:
+@MAX_ROWS
+def analyze_cmd(graph_file: str, output: str, min_probability: float | None,
+                max_rows: int) -> None:
     """Comprehensiveness S, covered / uncovered context components and the uncovered basis."""
-    cov = analyze(load_graph(graph_file), min_probability=min_probability)
+    cov = analyze_table(load_graph_table(graph_file), min_probability=min_probability)
     summary = coverage_summary(cov)
     if output == "json":
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
@@ -87,12 +95,16 @@ def analyze_cmd(graph_file: str, output: str, min_probability: float | None) -> 
     table = Table(title="Context components", show_lines=False)
     for col in ("component", "status", "basis", "statement", "text", "sources"):
         table.add_column(col)
-    for rec in summary["covered"] + summary["uncovered"]:
+    rows = summary["covered"] + summary["uncovered"]
+    for rec in rows[:max_rows]:
         table.add_row(
             rec["component"], rec["status"], "yes" if rec["basis"] else "",
             rec["statement_id"], _escape(rec["text"]), ", ".join(rec["source_ids"]),
         )
     console.print(table)
+    if len(rows) > max_rows:
+        console.print(f"... {len(rows) - max_rows} more context components not shown "
+                      "(--max-rows to show more, --output json for all)")
     console.print(f"[bold]Uncovered basis[/bold] ({cov.n_basis}): the fewest facts to add")
     for rec in summary["basis"]:
         console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))
@@ -113,7 +125,7 @@ def _escape(text: str) -> str:
 @MIN_P
 def basis_cmd(graph_file: str, fmt: str, min_probability: float | None) -> None:
     """Export the uncovered basis: the fewest context facts that would complete the answer."""
-    cov = analyze(load_graph(graph_file), min_probability=min_probability)
+    cov = analyze_table(load_graph_table(graph_file), min_probability=min_probability)
     records = [component_record(cov, c) for c in cov.basis()]
     if fmt == "jsonl":
         for rec in records:
@@ -142,8 +154,8 @@ def explain_cmd(
     graph_file: str, statement_id: str, output: str, min_probability: float | None
 ) -> None:
     """Why STATEMENT_ID counts as covered: the shortest entailment path from the response."""
-    graph = load_graph(graph_file)
-    cov = analyze(graph, min_probability=min_probability)
+    graph = load_graph_table(graph_file)
+    cov = analyze_table(graph, min_probability=min_probability)
     path = cov.explain(statement_id)
     comp = cov.component_of(statement_id)
     steps = [
