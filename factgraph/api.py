@@ -277,11 +277,6 @@ def load_results(path: PathLike) -> Iterator[Evaluation]:
     """Evaluations from a results file, one at a time (a large JSONL is never held in memory):
     a ``.jsonl`` / ``.jsonl.gz`` batch, or a single Evaluation ``.json``. A bad line raises
     InputError naming the file and the line."""
-    from factgraph.io import load_evaluations, read_jsonl
+    from factgraph.io import iter_evaluations
 
-    name = str(path)
-    if name.endswith((".jsonl", ".jsonl.gz")):
-        for _, ev in read_jsonl(path, Evaluation):
-            yield ev
-        return
-    yield from load_evaluations(path)
+    yield from iter_evaluations(path)
