@@ -122,18 +122,24 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
 
 def decode_table(data: bytes) -> GraphTable | None:
     """A GraphTable from the bytes of a FactGraph or Evaluation JSON; ``None`` when the fast
-    path cannot vouch for the file (the caller then takes the object path).
+    path cannot vouch for the file (the caller then takes the object path)."""
+    decoded = decode_graph_file(data)
+    return None if decoded is None else decoded[1]
 
-    An Evaluation (an object with ``graph`` and ``method``) has its graph decoded here and
-    everything else validated by pydantic with the graph left out.
-    """
+
+def decode_graph_file(data: bytes) -> tuple[str, GraphTable] | None:
+    """``("graph", table)`` for a FactGraph file, ``("results", table)`` for an Evaluation
+    (an object with ``graph`` and ``method``: its graph decoded here, everything else validated
+    by pydantic with the graph left out), ``None`` when the fast path cannot vouch for it."""
     try:
         rows = _GRAPH_DECODER.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError):
         rows = None
     if rows is not None:
-        return rows_to_table(rows)
-    return _decode_evaluation(data)
+        table = rows_to_table(rows)
+        return None if table is None else ("graph", table)
+    table = _decode_evaluation(data)
+    return None if table is None else ("results", table)
 
 
 def _decode_evaluation(data: bytes) -> GraphTable | None:

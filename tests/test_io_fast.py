@@ -226,3 +226,45 @@ def test_iter_evaluations_streams(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         next(it)
     assert err.value.line == 3
+
+
+def test_validate_reads_graph_files_through_the_fast_path(tmp_path: Path,
+                                                          example_graph_path: Path) -> None:
+    g = json.loads(example_graph_path.read_text())
+    ev = _write(tmp_path, {"id": "e", "method": "nli", "graph": g}, "ev.json")
+    for path, kind in ((example_graph_path, "graph"), (ev, "results")):
+        res = CliRunner().invoke(cli, ["validate", str(path), "-o", "json"])
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.output) == {"file": str(path), "kind": kind, "valid": 1,
+                                          "errors": []}
+    res = CliRunner().invoke(cli, ["validate", str(example_graph_path), "--kind", "inputs"])
+    assert res.exit_code == 2  # the fast reader vouches for graphs, not for other kinds
+    g["relations"][0]["dst"] = "zz"
+    bad = _write(tmp_path, g, "bad.json")
+    res = CliRunner().invoke(cli, ["validate", str(bad), "-o", "json"])
+    assert res.exit_code == 2
+    with pytest.raises(InputError) as err:
+        load_graph(bad)
+    assert json.loads(res.stdout)["errors"] == [str(err.value)]
+
+
+def test_report_writes_views_while_reading_and_keeps_no_traces(tmp_path: Path,
+                                                               example_graph_path: Path) -> None:
+    from factgraph.cli.view import _for_report
+    from factgraph.models import Trace
+
+    graph = load_graph(example_graph_path)
+    evs = [Evaluation(id=f"e{i}", method="nli", model=f"m{i % 2}", graph=graph,
+                      traces=[Trace(id="t", engine="x", model="y", raw_output="z" * 50)])
+           for i in range(3)]
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(ev.model_dump_json() + "\n" for ev in evs))
+    res = CliRunner().invoke(cli, ["report", str(results), "-o", str(tmp_path / "rep.html")])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["views"] == 3
+    assert sorted(p.name for p in (tmp_path / "rep_views").iterdir()) == [
+        "e0.html", "e1.html", "e2.html"]
+    page = (tmp_path / "rep.html").read_text()
+    assert all(f"rep_views/e{i}.html" in page for i in range(3))
+    slim = _for_report(evs[0])
+    assert slim.traces == [] and slim.graph == evs[0].graph and evs[0].traces

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from factgraph.cli.main import UserError
-from factgraph.io import _read_json, load_evaluations, parse_model
+from factgraph.io import _read_json, iter_evaluations, load_evaluations, parse_model
 from factgraph.models import Evaluation, FactGraph
 
 
@@ -58,6 +58,12 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80] or "evaluation"
 
 
+def _for_report(ev: Evaluation) -> Evaluation:
+    """The parts of an Evaluation the report reads (scores, graph, ids), without the model-call
+    traces, verdicts and parse failures that make up most of a results line."""
+    return ev.model_copy(update={"traces": [], "verdicts": [], "parse_failures": []})
+
+
 @click.command("report")
 @click.argument("results", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False))
@@ -69,17 +75,20 @@ def report_cmd(results: str, out: str, views: bool, title: str) -> None:
     from factgraph.viz.report import render_report
     from factgraph.viz.view import render_view
 
-    evaluations = load_evaluations(results)
+    # One pass over the file: each evaluation's view is written as it is read, and the report
+    # keeps only what it shows (no traces, verdicts or parse failures: the bulk of a line).
+    evaluations: list[Evaluation] = []
     links: dict[str, str] = {}
-    if views:
-        folder = Path(out).with_suffix("").name + "_views"
-        used: set[str] = set()
-        for ev in evaluations:
+    folder = Path(out).with_suffix("").name + "_views"
+    used: set[str] = set()
+    for ev in iter_evaluations(results):
+        if views:
             name = _slug(ev.id)
             while name in used:
                 name += "_"
             used.add(name)
             _write(str(Path(out).parent / folder / f"{name}.html"), render_view(ev))
             links[ev.id] = f"{folder}/{name}.html"
+        evaluations.append(_for_report(ev))
     _write(out, render_report(evaluations, view_links=links, title=title))
     click.echo(json.dumps({"report": out, "evaluations": len(evaluations), "views": len(links)}))
