@@ -41,14 +41,10 @@ from factgraph.store.server import FalkorDBServer
 from factgraph.store.writer import ensure_schema, push_evaluations
 
 
-def _median_s(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    """Median and worst seconds of ``repeat`` calls."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), max(times)
+def _seconds(fn: Callable[[], Any]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
 
 
 def main() -> None:
@@ -59,8 +55,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     evs = synthetic_evaluations(args.queries, args.models, args.context)
-    # (page kind, number of pages, page median s, page worst s, baseline median s, bytes)
-    results: list[tuple[str, int, float, float, float, int]] = []
+    # (kind, pages, first fetch median s, first fetch worst s, again median s, baseline s,
+    # largest page bytes)
+    results: list[tuple[str, int, float, float, float, float, int]] = []
     with FalkorDBServer() as srv:
         store = FalkorDBStore(srv.url, graph="explore_bench")
         store.delete_graph()
@@ -81,18 +78,18 @@ def main() -> None:
 
             def measure(kind: str, pages: list[tuple[str, list[tuple[str, dict[str, Any]]]]]
                         ) -> None:
-                page_t, worst, base_t, size = [], 0.0, [], 0
+                first, again, base_t, size = [], [], [], 0
                 for url, reads in pages:
                     def get(url: str = url) -> None:
                         r = client.get(url)
                         r.raise_for_status()
-                    med, mx = _median_s(get, args.repeat)
-                    page_t.append(med)
-                    worst = max(worst, mx)
-                    base_t.append(_median_s(db(reads), args.repeat)[0])
+                    first.append(_seconds(get))  # drawn from the database
+                    again += [_seconds(get) for _ in range(args.repeat)]  # from the cache
+                    base_t.append(statistics.median(_seconds(db(reads))
+                                                    for _ in range(args.repeat)))
                     size = max(size, len(client.get(url).content))
-                results.append((kind, len(pages), statistics.median(page_t), worst,
-                                statistics.median(base_t), size))
+                results.append((kind, len(pages), statistics.median(first), max(first),
+                                statistics.median(again), statistics.median(base_t), size))
 
             measure("start page", [("/", nav)])
             measure("query: matrix + leaderboard", [
@@ -114,14 +111,16 @@ def main() -> None:
         store.close()
     print(f"{len(evs)} evaluations ({args.queries} queries x {args.models} models) pushed in "
           f"{push_s:.1f} s; the database holds {n_statements:,} statements, "
-          f"{n_relations:,} ENTAILS/CONTRADICTS. Each page fetched {args.repeat} times over "
-          "HTTP from uvicorn on 127.0.0.1; baseline = the same reads sent straight to FalkorDB.")
-    print("| page | pages | median ms | worst ms | baseline ms | page / baseline | "
-          "largest page | < 1 s |")
-    print("|---|---|---|---|---|---|---|---|")
-    for kind, n, med, worst, base_s, size in results:
+          f"{n_relations:,} ENTAILS/CONTRADICTS. Every page fetched over HTTP from uvicorn on "
+          f"127.0.0.1: once after start (drawn from the database), then {args.repeat} times "
+          "more (the drawn matrix / view cached; the database is still read); baseline = the "
+          "page's reads sent straight to FalkorDB.")
+    print("| page | pages | first fetch, median ms | first fetch, worst ms | again, median ms | "
+          "baseline ms | first / baseline | largest page | worst < 1 s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for kind, n, med, worst, again, base_s, size in results:
         ratio = med / base_s if base_s > 0 else float("inf")
-        print(f"| {kind} | {n} | {med * 1000:.1f} | {worst * 1000:.1f} | "
+        print(f"| {kind} | {n} | {med * 1000:.1f} | {worst * 1000:.1f} | {again * 1000:.1f} | "
               f"{base_s * 1000:.1f} | {ratio:.1f}x | {size / 1024:,.0f} KiB | "
               f"{'yes' if worst < 1 else 'NO'} |")
 

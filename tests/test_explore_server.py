@@ -148,7 +148,7 @@ def test_database_source_draws_the_same_matrix(falkordb_store: Any) -> None:
     source = StoreSource(falkordb_store)
     evs = [e for e in heber_evaluations() if e.query == HEBER_QUERY]
     qid = next(q.id for q in source.queries() if q.text == HEBER_QUERY)
-    from_db = coverage_matrix(source.evaluations_for(qid))
+    from_db = coverage_matrix([k.evaluation for k in source.evaluations_for(qid)])
     assert from_db == coverage_matrix(evs)
     # The matrix's missed-by-all rows are the database's missed_by_all_responses statements
     missed = {r["statement_id"] for r in source.run_named(

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import html
 import logging
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -43,11 +45,34 @@ def _html(page: pages.Page, status: int = 200) -> HTMLResponse:
                         headers={"Content-Security-Policy": page.csp})
 
 
-class Explorer:
-    """The pages over one source (no state beyond the source itself)."""
+class PageCache:
+    """The last ``size`` drawn pages by key (a page's key holds the fingerprints of the
+    evaluations it was drawn from, so a changed evaluation is drawn anew)."""
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], make: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+class Explorer:
+    """The pages over one source; drawn matrices and views are kept in a bounded cache."""
+
+    def __init__(self, source: Source, cache_size: int = 32) -> None:
         self.source = source
+        self.cache = PageCache(cache_size)
 
     def _nav(self, query: str | None = None, model: str | None = None,
              queries: list[QuerySummary] | None = None,
@@ -69,12 +94,16 @@ class Explorer:
 
     def query(self, request: Request) -> Response:
         qid = request.path_params["query_id"]
-        evaluations = self.source.evaluations_for(qid)
-        if not evaluations:
+        keyed = self.source.evaluations_for(qid)
+        if not keyed:
             return self._not_found(f"no query with id {qid}")
-        matrix = coverage_matrix(evaluations)
-        return _html(pages.layout(matrix.query or qid, self._nav(query=qid),
-                                  pages.query_main(matrix)))
+
+        def draw() -> tuple[str, str]:
+            matrix = coverage_matrix([k.evaluation for k in keyed])
+            return matrix.query or qid, pages.query_main(matrix)
+
+        title, main = self.cache.get(("query", *sorted(k.fingerprint for k in keyed)), draw)
+        return _html(pages.layout(title, self._nav(query=qid), main))
 
     def model(self, request: Request) -> Response:
         model = request.path_params["model"]
@@ -88,12 +117,15 @@ class Explorer:
         from factgraph.viz.view import render_view
 
         eid = request.path_params["evaluation_id"]
-        ev = self.source.evaluation(eid)
-        if ev is None:
+        keyed = self.source.evaluation(eid)
+        if keyed is None:
             return self._not_found(f"no evaluation with id {eid}")
-        csp = content_security_policy([read_asset("vendor", "vis-network.min.js"),
-                                       read_asset("view.js")])
-        return HTMLResponse(render_view(ev), headers={"Content-Security-Policy": csp})
+        page = self.cache.get(("view", keyed.fingerprint), lambda: render_view(keyed.evaluation))
+        return HTMLResponse(page, headers={"Content-Security-Policy": self._view_csp()})
+
+    def _view_csp(self) -> str:
+        return str(self.cache.get(("view-csp",), lambda: content_security_policy(
+            [read_asset("vendor", "vis-network.min.js"), read_asset("view.js")])))
 
     def named_index(self, request: Request) -> Response:
         note = None if self.source.database else (

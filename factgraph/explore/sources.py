@@ -7,9 +7,11 @@ the named queries of ``cypher/queries`` (never text from a request).
 
 from __future__ import annotations
 
-from collections import defaultdict
+import hashlib
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel
 
@@ -37,6 +39,14 @@ class EvaluationSummary(BaseModel):
     comprehensiveness: float | None
 
 
+class Keyed(NamedTuple):
+    """An evaluation and a fingerprint that changes whenever its stored content changes
+    (pages drawn from it can be cached under the fingerprint)."""
+
+    fingerprint: str
+    evaluation: Evaluation
+
+
 class NamedQueryUnavailable(RuntimeError):
     """Named queries run against the fact database only."""
 
@@ -49,9 +59,9 @@ class Source(Protocol):
 
     def summaries(self, model: str | None = None) -> list[EvaluationSummary]: ...
 
-    def evaluations_for(self, qid: str) -> list[Evaluation]: ...
+    def evaluations_for(self, qid: str) -> list[Keyed]: ...
 
-    def evaluation(self, evaluation_id: str) -> Evaluation | None: ...
+    def evaluation(self, evaluation_id: str) -> Keyed | None: ...
 
     def named_queries(self) -> dict[str, NamedQuery]: ...
 
@@ -90,11 +100,12 @@ class ResultsSource:
     def summaries(self, model: str | None = None) -> list[EvaluationSummary]:
         return [s for s in self._summaries if model is None or s.model == model]
 
-    def evaluations_for(self, qid: str) -> list[Evaluation]:
-        return list(self._by_query.get(qid, []))
+    def evaluations_for(self, qid: str) -> list[Keyed]:
+        return [Keyed(f"file:{ev.id}", ev) for ev in self._by_query.get(qid, [])]
 
-    def evaluation(self, evaluation_id: str) -> Evaluation | None:
-        return self._by_id.get(evaluation_id)
+    def evaluation(self, evaluation_id: str) -> Keyed | None:
+        ev = self._by_id.get(evaluation_id)
+        return None if ev is None else Keyed(f"file:{ev.id}", ev)
 
     def named_queries(self) -> dict[str, NamedQuery]:
         return named_queries()
@@ -126,10 +137,30 @@ EVALUATION_CYPHER = "MATCH (e:Evaluation {id: $id}) RETURN e.json AS json"
 class StoreSource:
     """Evaluations in the fact database (FalkorDB or Neo4j), read-only."""
 
-    def __init__(self, store: GraphStore, label: str | None = None) -> None:
+    def __init__(self, store: GraphStore, label: str | None = None,
+                 parsed_cache: int = 128) -> None:
         self.store = store
         self.label = label or store.backend
         self.database = True
+        # Parsed Evaluations by the digest of their stored JSON: a page shown again re-reads
+        # the JSON (so it is never stale) but does not parse it again.
+        self._parsed: OrderedDict[str, Evaluation] = OrderedDict()
+        self._parsed_max = parsed_cache
+        self._lock = threading.Lock()
+
+    def _keyed(self, text: str) -> Keyed:
+        digest = "db:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        with self._lock:
+            ev = self._parsed.get(digest)
+            if ev is not None:
+                self._parsed.move_to_end(digest)
+                return Keyed(digest, ev)
+        ev = Evaluation.model_validate_json(text)
+        with self._lock:
+            self._parsed[digest] = ev
+            while len(self._parsed) > self._parsed_max:
+                self._parsed.popitem(last=False)
+        return Keyed(digest, ev)
 
     def queries(self) -> list[QuerySummary]:
         rows = self.store.run(QUERIES_CYPHER)
@@ -141,13 +172,13 @@ class StoreSource:
         return [EvaluationSummary(**{**r, "model": r["model"] or "", "query": r["query"] or ""})
                 for r in rows]
 
-    def evaluations_for(self, qid: str) -> list[Evaluation]:
+    def evaluations_for(self, qid: str) -> list[Keyed]:
         rows = self.store.run(EVALUATIONS_FOR_CYPHER, {"qid": qid})
-        return [Evaluation.model_validate_json(r["json"]) for r in rows]
+        return [self._keyed(r["json"]) for r in rows]
 
-    def evaluation(self, evaluation_id: str) -> Evaluation | None:
+    def evaluation(self, evaluation_id: str) -> Keyed | None:
         rows = self.store.run(EVALUATION_CYPHER, {"id": evaluation_id})
-        return Evaluation.model_validate_json(rows[0]["json"]) if rows else None
+        return self._keyed(rows[0]["json"]) if rows else None
 
     def named_queries(self) -> dict[str, NamedQuery]:
         return named_queries()

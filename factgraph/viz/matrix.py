@@ -141,23 +141,26 @@ def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:
     seen: list[dict[str, tuple[CellState, str]]] = []
     texts: dict[str, Counter[str]] = defaultdict(Counter)
     sources: dict[str, set[str]] = defaultdict(set)
+    context = Origin.context
     for ev in evs:
-        cov = analyze(ev.graph)
-        a = cov.arrays
-        stmts = ev.graph.statements
+        a = analyze(ev.graph).arrays
+        # Plain lists: indexing numpy arrays one element at a time is slow in a loop.
+        covered, basis = a.is_covered.tolist(), a.is_basis.tolist()
+        component_state = [CellState.covered if covered[c] else
+                           CellState.basis if basis[c] else CellState.uncovered
+                           for c in range(a.n_components)]
         by_component: dict[int, list[str]] = defaultdict(list)
         states: dict[str, tuple[CellState, str]] = {}
-        for position, (s, c) in enumerate(zip(stmts, a.component.tolist(), strict=True)):
-            if s.origin is not Origin.context:
+        for s, c in zip(ev.graph.statements, a.component.tolist(), strict=True):
+            if s.origin is not context:
                 continue
             node = statement_node_id(ev, qid, s)
             by_component[c].append(node)
             texts[node][s.text] += 1
             sources[node].add(s.source_id or "")
-            state = (CellState.covered if a.is_covered[c] else
-                     CellState.basis if a.is_basis[c] else CellState.uncovered)
-            mine = (state, stmts[position].id)
-            states[node] = _better(states.get(node), mine) or mine
+            mine = (component_state[c], s.id)
+            old = states.get(node)
+            states[node] = mine if old is None else _better(old, mine) or mine
         for members in by_component.values():
             union.find(members[0])
             for m in members[1:]:
@@ -188,13 +191,16 @@ def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:
                           rows=rows)
 
 
+_RANK = {state: rank for rank, state in enumerate(_PRECEDENCE)}
+
+
 def _better(old: tuple[CellState, str] | None,
             new: tuple[CellState, str] | None) -> tuple[CellState, str] | None:
     if old is None:
         return new
     if new is None:
         return old
-    return new if _PRECEDENCE.index(new[0]) < _PRECEDENCE.index(old[0]) else old
+    return new if _RANK[new[0]] < _RANK[old[0]] else old
 
 
 def matrices_by_query(evaluations: Iterable[Evaluation]) -> list[CoverageMatrix]:
@@ -238,6 +244,7 @@ def render_matrix(matrix: CoverageMatrix, view_links: Mapping[str, str] | None =
         else:
             by_model.append((c.model, 1))
     rows = matrix.rows if max_rows is None else matrix.rows[:max_rows]
+    missed = [r.missed_by_all for r in rows]
     n_missed = sum(r.missed_by_all for r in matrix.rows)
     out = [f'<div class="fg-matrix-wrap"><p class="fg-matrix-summary">{len(matrix.rows)} '
            f"context facts × {len(cols)} responses; {n_missed} missed by every response.</p>",
@@ -253,20 +260,24 @@ def render_matrix(matrix: CoverageMatrix, view_links: Mapping[str, str] | None =
         out.append(f'<th class="fg-col" title="{e(c.method, quote=True)} · S = {score}">'
                    f"{head}</th>")
     out.append("</tr></thead><tbody>")
-    for r in rows:
-        cls = ' class="fg-missed-all"' if r.missed_by_all else ""
+    # Per column, escaped once: the cell's opening tag for each state and the link's base.
+    opening = [{state: f'<td class="fg-cell {state.value}" data-state="{state.value}" title="'
+                       f'{e(f"{c.response_id} ({c.model}): {meaning}", quote=True)}">'
+                for state, (_, meaning) in STATE_LABELS.items()} for c in cols]
+    bases = [statement_link(links[c.evaluation_id], "") if c.evaluation_id in links else None
+             for c in cols]
+    for r, missed_all in zip(rows, missed, strict=True):
+        cls = ' class="fg-missed-all"' if missed_all else ""
         out.append(f'<tr{cls} data-key="{e(r.key, quote=True)}"><td class="fg-fact">'
                    f'{e(r.text)}</td><td class="fg-src">{e(", ".join(r.source_ids))}</td>')
-        for c, cell in zip(cols, r.cells, strict=True):
-            symbol, meaning = STATE_LABELS[cell.state]
-            title = e(f"{c.response_id} ({c.model}): {meaning}", quote=True)
-            link = links.get(c.evaluation_id)
-            body = symbol
-            if link and cell.statement_id is not None:
-                body = (f'<a href="{e(statement_link(link, cell.statement_id), quote=True)}">'
-                        f"{symbol}</a>")
-            out.append(f'<td class="fg-cell {cell.state.value}" data-state="'
-                       f'{cell.state.value}" title="{title}">{body}</td>')
+        for j, cell in enumerate(r.cells):
+            symbol = STATE_LABELS[cell.state][0]
+            base = bases[j]
+            if base is not None and cell.statement_id is not None:
+                href = e(base + quote(cell.statement_id, safe=""), quote=True)
+                out.append(f'{opening[j][cell.state]}<a href="{href}">{symbol}</a></td>')
+            else:
+                out.append(f"{opening[j][cell.state]}{symbol}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
     if max_rows is not None and len(matrix.rows) > max_rows:
