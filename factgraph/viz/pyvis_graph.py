@@ -101,11 +101,16 @@ def to_pyvis(obj: Evaluation | FactGraph, *, height: str = "720px", width: str =
             status=s["status"], origin=s["origin"], source=s["source_id"] or "",
             component=s["component"], **extra)
         net.node_map[s["id"]]["color"] = color  # pyvis drops the colour of grouped nodes
+    from pyvis.edge import Edge
+
     for r in data["relations"]:
         style = styles[r["label"]]
-        net.add_edge(r["src"], r["dst"], relation=r["label"], arrows="to",
-                     color={"color": style["color"], "highlight": "#111"},
-                     dashes=bool(style.get("dashes")), width=1.5, title=relation_tooltip(r),
-                     hidden=r["label"] == "neutral")
+        # What net.add_edge appends, without its linear search of the node list per edge
+        # (the graph model has already checked that both ends exist).
+        net.edges.append(Edge(
+            r["src"], r["dst"], True, relation=r["label"], arrows="to",
+            color={"color": style["color"], "highlight": "#111"},
+            dashes=bool(style.get("dashes")), width=1.5, title=relation_tooltip(r),
+            hidden=r["label"] == "neutral").options)
     net.set_options(json.dumps(network_options(len(data["statements"]))))
     return net
