@@ -15,7 +15,7 @@ from rich.table import Table
 
 from factgraph.cli.main import UserError
 from factgraph.cli.output import make_console
-from factgraph.io import load_evaluations
+from factgraph.io import check_evaluations, iter_evaluations
 
 STORE = click.option("--store", "backend", type=click.Choice(["falkordb", "neo4j"]),
                      default=lambda: os.environ.get("FACTGRAPH_STORE", "falkordb"),
@@ -100,7 +100,8 @@ def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: 
     """Write RESULTS (an Evaluation JSONL or JSON) idempotently into the database."""
     from factgraph.store.writer import ensure_schema, push_evaluations
 
-    evaluations = load_evaluations(results)
+    check_evaluations(results)  # every line is valid before anything is written
+    evaluations = iter_evaluations(results)  # then streamed: one line in memory at a time
     store = _open(backend, uri, graph, database)
     try:
         ensure_schema(store)
