@@ -272,3 +272,41 @@ def test_token_in_the_browser(browser: Any) -> None:
         p.page.wait_for_function(DRAWN)
         assert p.errors == [] and p.off_machine_requests() == []
         p.close()
+
+
+def test_view_opens_at_a_statement_of_a_grouped_graph(browser: Any, tmp_path: Path) -> None:
+    """Past the size limit the view groups statements; #statement=ID still opens the
+    statement (details and path) when it sits inside a group, and breaks nothing."""
+    from factgraph.graph import analyze
+    from factgraph.viz import render_view
+
+    n = 600
+    stmts = [Statement(id=f"s{i}", text=f"statement {i}", source_id=f"doc{i // 100}",
+                       origin="response" if i % 10 == 0 else "context") for i in range(n)]
+    rels = [Relation(src=f"s{i}", dst=f"s{i + 1}", label="entails") for i in range(0, n - 1, 2)]
+    # s0 (a response statement) -> s1 -> s2 <-> s3: s2, s3 one covered SCC, grouped on the page
+    rels += [Relation(src="s1", dst="s2", label="entails"),
+             Relation(src="s3", dst="s2", label="entails")]
+    graph = FactGraph(query="grouped", statements=stmts, relations=rels)
+    cov = analyze(graph)
+    assert cov.component_of("s3").status == "covered"
+    assert len(cov.component_of("s3").members) == 2
+    uncovered = next(s.id for s in stmts if s.origin.value == "context"
+                     and cov.component_of(s.id).status == "uncovered")
+    path = tmp_path / "grouped.html"
+    path.write_text(render_view(graph), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for sid, covered in (("s3", True), (uncovered, False)):
+        page.goto(f"{path.as_uri()}#statement={sid}")
+        page.wait_for_function(DRAWN, timeout=60_000)
+        assert page.evaluate("window.factgraphView.openedStatement()") == sid
+        details = page.inner_text("#fg-details")
+        assert ("Covered through" in details) is covered, details
+    # the fragment can change while the page is open
+    page.evaluate("window.location.hash = '#statement=s5'")
+    page.wait_for_function("window.factgraphView.openedStatement() === 's5'")
+    assert errors == []
+    context.close()
