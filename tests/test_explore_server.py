@@ -206,3 +206,31 @@ def test_every_named_query_runs_from_its_form_and_nothing_else(falkordb_store: A
         assert r.status_code == 400 and "fx-error" in r.text
     assert _node_count(falkordb_store) == nodes
     assert falkordb_store.run("MATCH (n:Evil) RETURN count(n) AS n")[0]["n"] == 0
+
+
+def test_cli_errors_are_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from factgraph.cli.main import cli
+
+    runner = CliRunner()
+    # Without the extra: one line naming it
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    r = runner.invoke(cli, ["explore", str(REPO / "examples" / "heber_results.jsonl")])
+    assert r.exit_code == 2 and "pip install 'factgraph[explore]'" in r.output
+    monkeypatch.delitem(sys.modules, "uvicorn")
+    # A bad results file: file and line
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x", "method": "nli"}\n{not json\n', encoding="utf-8")
+    r = runner.invoke(cli, ["explore", str(bad)])
+    assert r.exit_code == 2 and "bad.jsonl" in r.output and "2" in r.output
+    # No database address
+    monkeypatch.delenv("FALKORDB_URL", raising=False)
+    r = runner.invoke(cli, ["explore", "--store", "falkordb"])
+    assert r.exit_code == 2 and "FALKORDB_URL" in r.output
+    # A token from the environment must look like one
+    monkeypatch.setenv("FACTGRAPH_EXPLORE_TOKEN", "short")
+    r = runner.invoke(cli, ["explore", str(REPO / "examples" / "heber_results.jsonl"),
+                            "--host", "0.0.0.0"])
+    assert r.exit_code == 2 and "FACTGRAPH_EXPLORE_TOKEN" in r.output
