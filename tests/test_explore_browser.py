@@ -310,3 +310,34 @@ def test_view_opens_at_a_statement_of_a_grouped_graph(browser: Any, tmp_path: Pa
     page.wait_for_function("window.factgraphView.openedStatement() === 's5'")
     assert errors == []
     context.close()
+
+
+def test_report_matrix_cell_opens_the_view(browser: Any, tmp_path: Path) -> None:
+    """`factgraph report` draws one matrix per query; a cell opens the written view file at
+    the statement with its covering path highlighted, all offline."""
+    from click.testing import CliRunner
+
+    from factgraph.cli.main import cli
+
+    out = tmp_path / "report.html"
+    r = CliRunner().invoke(cli, ["report", str(EXAMPLES), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    page.goto(out.as_uri())
+    assert page.locator("table.fg-matrix").count() == 2  # two queries with context facts
+    heber = page.locator("table.fg-matrix").first
+    got = heber.evaluate("""t => Array.from(t.querySelectorAll('tbody tr')).map(tr =>
+        [tr.querySelector('.fg-fact').textContent,
+         Array.from(tr.querySelectorAll('td.fg-cell')).map(td => td.dataset.state)])""")
+    assert dict((t, s) for t, s in got) == HEBER_MATRIX
+    row = heber.locator("tbody tr", has_text="Charles D'Oyly retired and left India in 1838.")
+    row.locator("td.fg-cell").nth(1).locator("a").click()  # ans-c covers it: r1 -> c2d
+    page.wait_for_function(DRAWN)
+    assert page.url.endswith("#statement=c2d")
+    assert page.evaluate("window.factgraphView.openedStatement()") == "c2d"
+    assert len(page.evaluate("window.factgraphView.highlightedEdges()")) == 1
+    assert all(u.startswith(("file://", "data:", "blob:")) for u in requests)
+    context.close()
