@@ -297,10 +297,16 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
         raise UserError(f"{given} needs --executor ray")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
     show = sys.stderr.isatty() if progress is None else progress
+    expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
     try:
         if executor == "ray":
-            from factgraph.distributed import executor_for_cli
+            from factgraph.distributed import (
+                RayUnavailableError,
+                WorkerStartError,
+                executor_for_cli,
+            )
 
+            expected += (RayUnavailableError, WorkerStartError)
             evaluator = None
             ray_executor = executor_for_cli(build_evaluator, kw, address=ray_address,
                                             workers=workers, gpus_per_worker=gpus_per_worker,
@@ -311,7 +317,7 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
             evaluator = build_evaluator(kw)
             runner = BatchRunner(evaluator, out_file, resume=resume, progress=show)
         summary = runner.run(items)
-    except (FileExistsError, ValueError, RuntimeError) as e:
+    except expected as e:
         raise UserError(str(e)) from None
     record = summary.model_dump()
     record["context_reused"] = (evaluator.context_store.hits if evaluator is not None
