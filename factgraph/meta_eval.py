@@ -3,21 +3,34 @@
 Reads end-to-end judgement rows such as ``ibm_e2e_judgements.jsonl.gz`` (one row per judge,
 question and answer: covered / uncovered statements), turns each into a comprehensiveness
 score, maps the score to a label and compares it with the adjusted human label
-(seed 001 App. B). Aggregates per judge: matches, LMR (strict and moderate), BCa 95% CI.
+(seed 001 App. B). Aggregates per judge: matches, LMR (strict and moderate), BCa 95% CI, and
+what a constant judge cannot fake (issue 16): Cohen's κ, balanced accuracy (both with BCa 95%
+CIs), macro-F1, the majority-class baseline of the same items and the confusion matrix.
+
+A **judge card** (:class:`JudgeCard`) is the small JSON summary of one judge's agreement —
+method, model, options, split, n, LMR, κ and balanced accuracy with CIs, date — written by
+``factgraph meta-eval`` and shown by ``evaluate``, ``batch``, ``report`` and the views beside
+every score they print, so a reader sees how far the numbers can be trusted.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import json
 import os
 from collections import defaultdict
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.graph import comprehensiveness_score
 from factgraph.io import read_jsonl
+from factgraph.metrics.agreement import Agreement, agreement
 from factgraph.metrics.bootstrap import bca_interval
 from factgraph.metrics.lmr import (
+    LABELS,
     adjusted_human_label,
     label_match_rate,
     moderate_label,
@@ -55,6 +68,8 @@ class JudgeSummary(BaseModel):
     lmr_moderate: float | None
     no_statements: int = Field(description="Rows where the judge listed no statement at all.")
     lmr_by_answer_index: dict[int, float | None]
+    agreement: Agreement | None = Field(None, description="κ, balanced accuracy, macro-F1, "
+                                                          "majority baseline (strict mapping).")
 
 
 def row_score(row: JudgementRow, empty_score: float | None = 0.0) -> float | None:
@@ -78,6 +93,8 @@ def summarize_judgements(
     mismatches, so every judge is scored on the same N.
     """
     strict: dict[str, list[bool]] = defaultdict(list)
+    truth: dict[str, list[str]] = defaultdict(list)
+    predicted: dict[str, list[str]] = defaultdict(list)
     moderate: dict[str, list[bool]] = defaultdict(list)
     by_index: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
     empty: dict[str, int] = defaultdict(int)
@@ -87,6 +104,8 @@ def summarize_judgements(
         if not row.covered and not row.uncovered:
             empty[row.judge] += 1
         ok = s is not None and strict_label(s) == target
+        truth[row.judge].append(target)
+        predicted[row.judge].append("undefined" if s is None else strict_label(s))
         strict[row.judge].append(ok)
         moderate[row.judge].append(s is not None and moderate_label(s) == target)
         by_index[row.judge][row.answer_index].append(ok)
@@ -98,13 +117,16 @@ def summarize_judgements(
             n=len(m),
             matches=sum(m),
             lmr_strict=label_match_rate(m),
-            lmr_strict_ci=bca_interval([float(x) for x in m], n_resamples=n_resamples, seed=seed),
+            lmr_strict_ci=bca_interval([float(x) for x in m], n_resamples=n_resamples, seed=seed)
+            if n_resamples else None,
             matches_moderate=sum(moderate[judge]),
             lmr_moderate=label_match_rate(moderate[judge]),
             no_statements=empty[judge],
             lmr_by_answer_index={
                 k: label_match_rate(v) for k, v in sorted(by_index[judge].items())
             },
+            agreement=agreement(truth[judge], predicted[judge], LABELS,
+                                n_resamples=n_resamples, seed=seed),
         ))
     return out
 
@@ -112,3 +134,86 @@ def summarize_judgements(
 def load_judgements(path: str | os.PathLike[str]) -> list[JudgementRow]:
     """Read a judgements JSONL(.gz) file; a bad row raises InputError naming its line."""
     return [row for _, row in read_jsonl(path, JudgementRow)]
+
+
+def load_judgement_rows(path: str | os.PathLike[str]) -> list[JudgementRow]:
+    """The rows of a judgements file (the one place the file is read: swap for a streaming
+    reader here)."""
+    return load_judgements(path)
+
+
+class JudgeCard(BaseModel):
+    """How far a judge's scores can be trusted: its agreement with human labels."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str = Field("factgraph judge card", description="Marks the file as a judge card.")
+    method: str
+    model: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    dataset: str = "WikiContradict (human-labelled answers, seed 001 App. B labels)"
+    split: str = Field(description="dev, test or all (factgraph/_data/wikicontradict_split.json)")
+    n: int
+    undefined: int = 0
+    lmr_strict: float | None = None
+    lmr_strict_ci: tuple[float, float] | None = None
+    lmr_moderate: float | None = None
+    kappa: float | None = None
+    kappa_ci: tuple[float, float] | None = None
+    balanced_accuracy: float | None = None
+    balanced_accuracy_ci: tuple[float, float] | None = None
+    macro_f1: float | None = None
+    majority_baseline: float | None = None
+    date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
+    note: str | None = None
+
+    def one_line(self) -> str:
+        """``judge: e2e (qwen, test, n=60): κ 0.31 [0.12, 0.48], balanced acc. …``"""
+        def num(v: float | None, ci: tuple[float, float] | None = None) -> str:
+            if v is None:
+                return "undefined"
+            return f"{v:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+
+        who = ", ".join(x for x in (self.model, self.split, f"n={self.n}") if x)
+        return (f"judge card: {self.method} ({who}): κ {num(self.kappa, self.kappa_ci)}, "
+                f"balanced accuracy {num(self.balanced_accuracy, self.balanced_accuracy_ci)}, "
+                f"LMR {num(self.lmr_strict)} vs constant {num(self.majority_baseline)}")
+
+    @classmethod
+    def from_agreement(cls, *, method: str, model: str | None, options: dict[str, Any],
+                       split: str, a: Agreement, undefined: int = 0,
+                       lmr_strict_ci: tuple[float, float] | None = None,
+                       lmr_moderate: float | None = None, note: str | None = None,
+                       dataset: str | None = None) -> JudgeCard:
+        extra = {"dataset": dataset} if dataset else {}
+        return cls(method=method, model=model, options=options, split=split, n=a.n,
+                   undefined=undefined, lmr_strict=a.lmr, lmr_strict_ci=lmr_strict_ci,
+                   lmr_moderate=lmr_moderate, kappa=a.kappa, kappa_ci=a.kappa_ci,
+                   balanced_accuracy=a.balanced_accuracy,
+                   balanced_accuracy_ci=a.balanced_accuracy_ci, macro_f1=a.macro_f1,
+                   majority_baseline=a.majority_baseline, note=note, **extra)
+
+
+def write_judge_card(card: JudgeCard, path: str | os.PathLike[str]) -> None:
+    Path(path).write_text(json.dumps(card.model_dump(mode="json"), indent=2,
+                                     ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard:
+    """A judge card file; a bad file raises InputError naming the file and field."""
+    from pydantic import ValidationError
+
+    from factgraph.io import InputError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(path, f"cannot read judge card: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise InputError(path, f"not JSON: {e.msg}", line=e.lineno) from None
+    try:
+        return JudgeCard.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        raise InputError(path, f"{loc}: {err['msg']}") from None

@@ -22,6 +22,7 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from importlib.resources import files
 from typing import Literal
 
@@ -29,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import read_jsonl
+from factgraph.metrics.agreement import UNDEFINED, Agreement, agreement, cohen_kappa
 from factgraph.metrics.bootstrap import bca_interval
 from factgraph.metrics.lmr import (
     LABELS,
@@ -169,11 +171,25 @@ class MetaEvalResult(BaseModel):
     lmr_moderate_ci: tuple[float, float] | None
     confusion: dict[str, dict[str, int]] = Field(
         description="confusion[human label][predicted label] (strict mapping; 'undefined').")
+    agreement: Agreement | None = Field(
+        None, description="κ, balanced accuracy, macro-F1, majority baseline (strict mapping).")
+    kappa_moderate: float | None = None
+    without_same_contexts: MetaEvalResult | None = Field(
+        None, description="The same figures without the rows whose two contexts are one text.")
+
+
+def predicted_label(score: float | None, mode: Literal["strict", "moderate"] = "strict") -> str:
+    """The label a score implies; ``"undefined"`` for no score."""
+    if score is None:
+        return UNDEFINED
+    return strict_label(score) if mode == "strict" else moderate_label(score)
 
 
 def label_match_summary(method: str, labelled: list[tuple[float | None, str]],
                         n_resamples: int = 10_000, seed: int = 42) -> MetaEvalResult:
-    """LMR (strict and moderate) with BCa 95% CIs and the confusion matrix."""
+    """LMR (strict and moderate) with BCa 95% CIs, the confusion matrix, and the
+    chance-corrected agreement (κ, balanced accuracy with BCa CIs, macro-F1, majority
+    baseline; ``factgraph.metrics.agreement``) of the strict labels."""
     strict = [s is not None and strict_label(s) == lab for s, lab in labelled]
     moderate = [s is not None and moderate_label(s) == lab for s, lab in labelled]
     confusion: dict[str, Counter[str]] = {lab: Counter() for lab in LABELS}
@@ -182,21 +198,35 @@ def label_match_summary(method: str, labelled: list[tuple[float | None, str]],
 
     def ci(m: list[bool]) -> tuple[float, float] | None:
         return bca_interval([float(x) for x in m], n_resamples=n_resamples, seed=seed) \
-            if len(m) > 1 else None
+            if len(m) > 1 and n_resamples else None
 
+    y_true = [lab for _, lab in labelled]
     return MetaEvalResult(
         method=method, n=len(labelled), undefined=sum(s is None for s, _ in labelled),
         lmr_strict=label_match_rate(strict), lmr_strict_ci=ci(strict),
         lmr_moderate=label_match_rate(moderate), lmr_moderate_ci=ci(moderate),
-        confusion={lab: dict(c) for lab, c in confusion.items()})
+        confusion={lab: dict(c) for lab, c in confusion.items()},
+        agreement=agreement(y_true, [predicted_label(s) for s, _ in labelled], LABELS,
+                            n_resamples=n_resamples, seed=seed) if labelled else None,
+        kappa_moderate=cohen_kappa(y_true, [predicted_label(s, "moderate")
+                                            for s, _ in labelled]) if labelled else None)
 
 
 def score_results(method: str, items: list[LabelledInput], results: list[Evaluation],
-                  n_resamples: int = 10_000, seed: int = 42) -> MetaEvalResult:
-    """Match each item with its Evaluation (by id) and summarise."""
+                  n_resamples: int = 10_000, seed: int = 42,
+                  score_of: Callable[[Evaluation], float | None] | None = None,
+                  ) -> MetaEvalResult:
+    """Match each item with its Evaluation (by id) and summarise, with and without the rows
+    whose two contexts are the same text. ``score_of`` reads an Evaluation's score (default
+    its recorded ``comprehensiveness``; e.g. a per-fact evaluation re-read at a cut-off)."""
     by_id = {ev.id: ev for ev in results}
     missing = [it.input.id for it in items if it.input.id not in by_id]
     if missing:
         raise ValueError(f"no result for {len(missing)} inputs (first: {missing[0]})")
-    return label_match_summary(method, [(by_id[it.input.id].scores.get("comprehensiveness"),
-                                         it.label) for it in items], n_resamples, seed)
+    read = score_of or (lambda ev: ev.scores.get("comprehensiveness"))
+    labelled = [(read(by_id[it.input.id]), it.label) for it in items]
+    result = label_match_summary(method, labelled, n_resamples, seed)
+    distinct = [x for x, it in zip(labelled, items, strict=True) if not it.same_contexts]
+    if len(distinct) != len(labelled):
+        result.without_same_contexts = label_match_summary(method, distinct, n_resamples, seed)
+    return result

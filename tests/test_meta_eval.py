@@ -89,3 +89,50 @@ def test_bad_row_names_its_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(_row()) + "\n" + json.dumps(_row(answer_index=9)) + "\n")
     with pytest.raises(InputError, match=r"j.jsonl:2: answer_index"):
         load_judgements(path)
+
+
+def test_kappa_and_balanced_accuracy_equal_sklearn_per_judge(judgements_file: Path) -> None:
+    sk = pytest.importorskip("sklearn.metrics", reason="scikit-learn is the reference")
+    from factgraph.meta_eval import row_score
+    from factgraph.metrics.lmr import adjusted_human_label, strict_label
+
+    rows = load_judgements(judgements_file)
+    summaries = {s.judge: s for s in summarize_judgements(rows, n_resamples=0)}
+    for judge, s in summaries.items():
+        mine = [r for r in rows if r.judge == judge]
+        y_true = [adjusted_human_label(r.human_label, r.answer_index) for r in mine]
+        y_pred = [strict_label(row_score(r)) for r in mine]  # type: ignore[arg-type]
+        assert s.agreement is not None
+        assert abs(s.agreement.kappa - sk.cohen_kappa_score(y_true, y_pred)) <= 1e-9  # type: ignore[operator]
+        assert abs(s.agreement.balanced_accuracy  # type: ignore[operator]
+                   - sk.balanced_accuracy_score(y_true, y_pred)) <= 1e-9
+        assert s.agreement.majority_baseline == pytest.approx(924 / 1200)
+    # what the issue measured: the constant beats some judges on LMR, none on kappa
+    assert min(s.agreement.kappa for s in summaries.values()) > 0.39  # type: ignore[union-attr,operator,type-var]
+    assert summaries["llama-4-maverick-17b-128e-instruct-fp8"].agreement.kappa == pytest.approx(  # type: ignore[union-attr]
+        0.454, abs=5e-4)
+
+
+def test_cli_writes_judge_cards_on_the_test_split(judgements_file: Path, tmp_path: Path) -> None:
+    from factgraph.meta_eval import read_judge_card
+    from factgraph.wikicontradict import load_split
+
+    res = CliRunner().invoke(cli, ["meta-eval", "judgements", str(judgements_file), "--split",
+                                   "test", "--resamples", "200", "--judge-cards",
+                                   str(tmp_path / "cards"), "--output", "json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert {d["n"] for d in data} == {len(load_split().test_rows) * 5}
+    card = read_judge_card(tmp_path / "cards" / "gpt-oss-120b.json")
+    assert card.split == "test" and card.n == 800 and card.model == "gpt-oss-120b"
+    assert card.kappa_ci is not None and card.kappa_ci[0] <= card.kappa <= card.kappa_ci[1]  # type: ignore[operator]
+    assert "κ" in card.one_line() and "n=800" in card.one_line()
+
+
+def test_bad_judge_card_is_one_line(tmp_path: Path) -> None:
+    from factgraph.meta_eval import read_judge_card
+
+    bad = tmp_path / "card.json"
+    bad.write_text('{"method": "e2e"}')
+    with pytest.raises(InputError, match=r"card.json: (split|n): Field required"):
+        read_judge_card(bad)
