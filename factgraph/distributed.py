@@ -152,8 +152,9 @@ class RayExecutor(Generic[T]):
         self.max_attempts = max(1, max_attempts)
         self.restart_timeout_s = restart_timeout_s
         self.actor_name_prefix = actor_name_prefix
-        self.context_reused = 0
-        self.restarts_seen = 0
+        self.context_reused = 0  # context parts reused by the actors (after a run)
+        self.restarts_seen = 0  # inputs lost with a dying actor (and redone)
+        self.startup_s = 0.0  # seconds until every actor had built its evaluator
 
     # -- the cluster ---------------------------------------------------------------------------
     def _connect(self, ray: Any) -> bool:
@@ -209,7 +210,9 @@ class RayExecutor(Generic[T]):
             unassigned = deque(groups.values())
             n = self._worker_count(ray, len(groups))
             log.info("ray: %d workers for %d inputs in %d groups", n, len(pending), len(groups))
+            started_at = time.perf_counter()
             slots = [_Slot(actor=a) for a in self._start_actors(ray, n)]
+            self.startup_s = time.perf_counter() - started_at
             yield from self._drive(ray, slots, unassigned, stop)
             self.context_reused = sum(ray.get([s.actor.context_reused.remote() for s in slots]))
         finally:
