@@ -298,3 +298,38 @@ def test_cli_push_query_cypher(server: FalkorDBServer, tmp_path: Path,
     assert json.loads(res.stdout) == [{"n": 4}]
     res = runner.invoke(cli, ["db", "cypher", "MATCH (n:Tmp) DELETE n", "--write", *graph])
     assert res.exit_code == 0, res.output
+
+
+def test_cli_names_stored_values_when_a_query_finds_nothing(
+        server: FalkorDBServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A method or model spelled differently from what is stored gives an error listing the
+    stored values, not an empty table; tables print floats to three decimals."""
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(e.model_dump_json() + "\n" for e in sample_evaluations()))
+    monkeypatch.setenv("FALKORDB_URL", server.url)
+    graph = ["--graph", "cli_known"]
+    runner = CliRunner()
+    assert runner.invoke(cli, ["db", "push", str(results), *graph]).exit_code == 0
+    methods = sorted({e.method for e in sample_evaluations()})
+    res = runner.invoke(cli, ["db", "query", "coverage_leaderboard", "-p",
+                              "method=comprehensiveness-nli", *graph])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == ("Error: no method 'comprehensiveness-nli' in the database; "
+                                  f"stored: {', '.join(methods)}")
+    res = runner.invoke(cli, ["db", "query", "covered_by_a_not_b", "-p", "model_a=model-a",
+                              "-p", "model_b=model-z", *graph])
+    assert res.exit_code == 2 and "no model_b 'model-z'" in res.stderr and "model-b" in res.stderr
+    # A stored value that simply matches nothing is an empty result, not an error.
+    res = runner.invoke(cli, ["db", "query", "covered_by_a_not_b", "-p", "model_a=model-b",
+                              "-p", "model_b=model-b", *graph])
+    assert res.exit_code == 0 and "0 row(s)" in res.stdout
+    res = runner.invoke(cli, ["db", "query", "coverage_leaderboard", "-p", f"method={methods[0]}",
+                              *graph])
+    assert res.exit_code == 0, res.output
+    board = json.loads(runner.invoke(cli, ["db", "query", "coverage_leaderboard", "-p",
+                                           f"method={methods[0]}", "-o", "json", *graph]).stdout)
+    for row in board:  # three decimals in the table, every digit in JSON
+        mean = row["mean_comprehensiveness"]
+        shown = str(int(mean)) if float(mean).is_integer() else f"{mean:.3f}"
+        assert f"{row['model']} " in res.stdout and f" {shown} " in res.stdout + " "
+    assert any(len(repr(r["mean_comprehensiveness"])) > 5 for r in board)

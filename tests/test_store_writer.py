@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from factgraph.models import Evaluation
 from factgraph.store.records import context_statement_id, query_id
-from factgraph.store.writer import STEPS, RepeatFilter, push_evaluations
+from factgraph.store.writer import STEPS, PushSummary, RepeatFilter, push_evaluations
 from tests.store_support import sample_evaluations
 
 STEP_OF = {step.cypher: step.name for step in STEPS}
@@ -88,6 +88,28 @@ def test_a_failed_write_stops_later_writes_and_reaches_the_caller() -> None:
     with pytest.raises(ConnectionError, match="write 5"):
         push_evaluations(store, sample_evaluations(), max_rows=1)
     assert len(store.written) == 4  # nothing after the failure was written
+
+
+@pytest.mark.parametrize("pipeline", [True, False])
+def test_the_summary_counts_evaluations_fully_written_before_a_failure(pipeline: bool) -> None:
+    """Whatever write fails, the caller's summary says how many evaluations, in input order,
+    had every write done: what `db push` reports when the server goes away."""
+    evs = sample_evaluations()
+    writes_per_evaluation = []
+    for ev in evs:
+        probe = RecordingStore()
+        push_evaluations(probe, [ev], max_rows=1, skip_repeats=False)
+        writes_per_evaluation.append(len(probe.written))
+    ends = list(accumulate(writes_per_evaluation))  # last write number of each
+    for fail_at in range(1, ends[-1] + 1):
+        summary = PushSummary()
+        with pytest.raises(ConnectionError):
+            push_evaluations(RecordingStore(fail_at=fail_at), evs, max_rows=1,
+                             skip_repeats=False, pipeline=pipeline, summary=summary)
+        assert summary.evaluations == sum(end < fail_at for end in ends), fail_at
+    full = PushSummary()
+    assert push_evaluations(RecordingStore(), evs, summary=full, pipeline=pipeline) is full
+    assert full.evaluations == len(evs)
 
 
 def test_a_producer_error_is_not_masked_and_queued_writes_finish() -> None:

@@ -1,5 +1,6 @@
 // Mean comprehensiveness per model over all its evaluated responses, best first.
-// params: method (an evaluation method such as "comprehensiveness-nli", or null for all)
+// params: method (the Evaluation's method as stored: nli, qa, e2e, icat-m, ...; null for all)
+// known: method = MATCH (e:Evaluation) RETURN DISTINCT e.method AS value ORDER BY value
 // columns: model, mean_comprehensiveness, evaluations, basis_facts
 MATCH (e:Evaluation)-[:EVALUATES]->(r:Response)
 WHERE ($method IS NULL OR e.method = $method) AND e.comprehensiveness IS NOT NULL

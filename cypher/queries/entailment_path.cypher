@@ -2,6 +2,7 @@
 // as the graph engine found it (stored on the COVERS relationship when the result was pushed;
 // with several evaluations of the response, the shortest of their paths).
 // params: response_id, statement_id
+// known: response_id = MATCH (r:Response) RETURN r.response_id AS value ORDER BY value
 // columns: path, texts, steps
 MATCH (r:Response {response_id: $response_id})-[c:COVERS]->(:Statement {id: $statement_id})
 WITH c ORDER BY size(c.path), c.evaluation LIMIT 1

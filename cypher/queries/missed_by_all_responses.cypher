@@ -1,5 +1,6 @@
 // Background statements of a query that every evaluated response misses.
 // params: query (the query text)
+// known: query = MATCH (q:Query) RETURN q.text AS value ORDER BY value
 // columns: statement_id, text, source_id, responses
 MATCH (q:Query {text: $query})-[:HAS_RESPONSE]->(r:Response)
 WITH q, count(r) AS n_responses

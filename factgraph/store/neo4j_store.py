@@ -35,6 +35,7 @@ class Neo4jStore:
         auth = (user or "neo4j", password) if password is not None else None
         self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
         self.database = database
+        self.address = uri.split("@")[-1]  # no credentials, should a URI carry any
 
     def run(
         self, cypher: str, params: Mapping[str, Any] | None = None, write: bool = False

@@ -15,6 +15,10 @@ class NamedQuery(BaseModel):
     params: list[str]
     columns: list[str]
     description: str
+    # parameter -> a read-only query listing the values it can take in the database (column
+    # ``value``), from ``// known: PARAM = CYPHER`` header lines: run when the query finds
+    # nothing, to say that a given value matches nothing stored.
+    known: dict[str, str] = {}
 
 
 def _header_list(lines: list[str], key: str) -> list[str]:
@@ -44,11 +48,17 @@ def parse_query_file(path: Path) -> NamedQuery:
     header = [ln for ln in text.splitlines() if ln.startswith("//")]
     description = " ".join(
         ln.lstrip("/").strip() for ln in header
-        if not ln.lstrip("/").strip().startswith(("params:", "columns:"))
+        if not ln.lstrip("/").strip().startswith(("params:", "columns:", "known:"))
     )
+    known = {}
+    for ln in header:
+        body = ln.lstrip("/").strip()
+        if body.startswith("known:"):
+            param, _, cypher = body.split(":", 1)[1].partition("=")
+            known[param.strip()] = cypher.strip()
     return NamedQuery(
         name=path.stem, cypher=text, params=_header_list(header, "params"),
-        columns=_header_list(header, "columns"), description=description,
+        columns=_header_list(header, "columns"), description=description, known=known,
     )
 
 

@@ -12,6 +12,7 @@ import json
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
@@ -87,7 +88,7 @@ STEPS: list[WriteStep] = [
 
 
 class PushSummary(BaseModel):
-    evaluations: int = 0
+    evaluations: int = 0  # fully written: every write of the evaluation has completed
     batches: int = 0
     rows: int = 0
     repeats_skipped: int = 0
@@ -215,6 +216,12 @@ class _WriteQueue:
             raise self._error
 
 
+def _count_written(summary: PushSummary) -> None:
+    """A queue job after an evaluation's last write: runs only when every write before it
+    succeeded."""
+    summary.evaluations += 1
+
+
 def ensure_schema(store: GraphStore) -> None:
     """Create the indexes of the store's dialect (cypher/schema/<backend>.cypher); idempotent."""
     text = resource_path("cypher", "schema", f"{store.backend}.cypher").read_text()
@@ -237,6 +244,7 @@ def push_evaluations(
     max_bytes: int = 1_000_000,
     pipeline: bool = True,
     skip_repeats: bool = True,
+    summary: PushSummary | None = None,
 ) -> PushSummary:
     """Write evaluations (all steps of one evaluation before the next); returns counts.
 
@@ -245,8 +253,13 @@ def push_evaluations(
     write completes before the next batch is built. With ``skip_repeats`` a row equal to the
     last one written for its key in this push is not sent again (``RepeatFilter``); the
     database ends up the same either way.
+
+    Pass a ``summary`` to keep the counts when a write fails (the server went away): its
+    ``evaluations`` then says how many evaluations were fully written, in input order, before
+    the failure; the failure itself is raised unchanged. Every write is a MERGE, so pushing
+    the same results again completes the rest.
     """
-    summary = PushSummary()
+    summary = summary if summary is not None else PushSummary()
     writes = _WriteQueue() if pipeline else None
     repeats = RepeatFilter() if skip_repeats else None
     try:
@@ -265,7 +278,10 @@ def push_evaluations(
                         writes.submit(job)
                     summary.batches += 1
                     summary.rows += len(batch)
-            summary.evaluations += 1
+            if writes is None:
+                summary.evaluations += 1
+            else:  # counted once its writes are done: the queue runs jobs in order
+                writes.submit(partial(_count_written, summary))
     except BaseException:
         if writes is not None:
             writes.close(raise_error=False)
