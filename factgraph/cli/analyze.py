@@ -103,8 +103,8 @@ def analyze_cmd(graph_file: str, output: str, min_probability: float | None,
         )
     console.print(table)
     if len(rows) > max_rows:
-        console.print(f"... {len(rows) - max_rows} more context components not shown "
-                      "(--max-rows to show more, --output json for all)")
+        console.print(f"({len(rows) - max_rows} more context components not shown: "
+                      "--max-rows N shows more, --output json lists all)")
     console.print(f"[bold]Uncovered basis[/bold] ({cov.n_basis}): the fewest facts to add")
     for rec in summary["basis"]:
         console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))
