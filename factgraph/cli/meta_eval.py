@@ -143,9 +143,8 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     confusion matrix, with and without the rows whose two contexts are the same text."""
     from factgraph.batch import BatchRunner, repair_and_read_ids
     from factgraph.cli.evaluate import build_evaluator
-    from factgraph.io import read_jsonl
+    from factgraph.io import iter_evaluations
     from factgraph.meta_eval import JudgeCard, write_judge_card
-    from factgraph.models import Evaluation
     from factgraph.wikicontradict import load_items, sample_items, score_results, split_items
 
     method = kw.get("method") or "e2e"
@@ -171,8 +170,11 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
                 [(it.input.id, it.input) for it in todo])
         except (FileExistsError, ValueError) as e:
             raise UserError(str(e)) from None
-    # The results file is read here, whole (the one place to swap in a streaming reader).
-    evaluations = [ev for _, ev in read_jsonl(results, Evaluation)]
+    # The results file is streamed: only the sampled items' evaluations are kept, without
+    # their model-call traces (most of a line), so memory follows the sample, not the file.
+    wanted = {it.input.id for it in items}
+    evaluations = [ev.model_copy(update={"traces": []})
+                   for ev in iter_evaluations(results) if ev.id in wanted]
     if summary is not None and (summary.failed or summary.stopped_by_signal):
         raise UserError(f"{summary.failed} items failed"
                         + (f", stopped by {summary.stopped_by_signal}"
