@@ -217,3 +217,31 @@ def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard:
         err = e.errors()[0]
         loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
         raise InputError(path, f"{loc}: {err['msg']}") from None
+
+
+def card_of(evaluation: Any) -> JudgeCard | None:
+    """The judge card an Evaluation carries in ``metadata["judge_card"]`` (None if none)."""
+    data = getattr(evaluation, "metadata", {}).get("judge_card")
+    if not isinstance(data, dict):
+        return None
+    try:
+        return JudgeCard.model_validate(data)
+    except ValueError:
+        return None
+
+
+class CardedEvaluator:
+    """Wraps an evaluator so that every Evaluation it returns carries the judge card
+    (``metadata["judge_card"]``); everything else is the wrapped evaluator's."""
+
+    def __init__(self, evaluator: Any, card: JudgeCard) -> None:
+        self._evaluator = evaluator
+        self._card = card.model_dump(mode="json")
+
+    def __call__(self, inp: Any) -> Any:
+        ev = self._evaluator(inp)
+        ev.metadata["judge_card"] = self._card
+        return ev
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._evaluator, name)

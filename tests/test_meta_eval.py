@@ -136,3 +136,87 @@ def test_bad_judge_card_is_one_line(tmp_path: Path) -> None:
     bad.write_text('{"method": "e2e"}')
     with pytest.raises(InputError, match=r"card.json: (split|n): Field required"):
         read_judge_card(bad)
+
+
+HOSTILE = "qwen</p><script>alert(1)</script>"
+
+
+def _hostile_card(tmp_path: Path) -> Path:
+    from factgraph.meta_eval import JudgeCard, write_judge_card
+    from factgraph.metrics.agreement import agreement
+    from factgraph.metrics.lmr import LABELS
+
+    y_true = ["Partially correct", "Incorrect", "Correct", "Partially correct"] * 5
+    y_pred = ["Partially correct", "Incorrect", "Partially correct", "Correct"] * 5
+    card = JudgeCard.from_agreement(method="e2e", model=HOSTILE, options={}, split="test",
+                                    a=agreement(y_true, y_pred, LABELS, n_resamples=200))
+    path = tmp_path / "card.json"
+    write_judge_card(card, path)
+    return path
+
+
+def test_view_and_report_show_the_judge_card_escaped(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples" / "heber_results.jsonl"
+    card = _hostile_card(tmp_path)
+    res = CliRunner().invoke(cli, ["report", str(examples), "-o", str(tmp_path / "r.html"),
+                                   "--judge-card", str(card)])
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.count("judge card: e2e (qwen&lt;/p&gt;&lt;script&gt;") == 2  # beside both tables
+    assert "<script>alert(1)</script>" not in page
+    views = list((tmp_path / "r_views").glob("*.html"))
+    assert views and all("judge card: e2e" in v.read_text(encoding="utf-8") for v in views)
+    first_id = json.loads(examples.read_text().splitlines()[0])["id"]
+    res = CliRunner().invoke(cli, ["view", str(examples), "--id", first_id, "-o",
+                                   str(tmp_path / "v.html"), "--judge-card", str(card)])
+    assert res.exit_code == 0, res.output
+    view = (tmp_path / "v.html").read_text(encoding="utf-8")
+    assert "fg-judge-card" in view and "<script>alert(1)</script>" not in view
+    # without a card the page has none
+    CliRunner().invoke(cli, ["view", str(examples), "--id", first_id, "-o",
+                             str(tmp_path / "plain.html")])
+    assert "fg-judge-card" not in (tmp_path / "plain.html").read_text(encoding="utf-8")
+
+
+def test_bad_judge_card_on_the_cli_is_exit_2(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples" / "heber_results.jsonl"
+    bad = tmp_path / "card.json"
+    bad.write_text("{not json")
+    res = CliRunner().invoke(cli, ["report", str(examples), "-o", str(tmp_path / "r.html"),
+                                   "--judge-card", str(bad)])
+    assert res.exit_code == 2 and "card.json:1: not JSON" in res.output
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
+    from factgraph.meta_eval import read_judge_card
+    from tests.fake_openai import serve
+    from tests.pipeline_support import PromptRouter
+    from tests.test_cli_pipelines import e2e_by_marker, wikicontradict_file
+
+    data = wikicontradict_file(tmp_path / "wc.jsonl")
+    card_path = tmp_path / "wc.card.json"
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(json.dumps({"id": "x", "query": "q?", "response": "answer ONE",
+                                  "documents": [{"id": "d1", "text": "c1"},
+                                                {"id": "d2", "text": "c2"}]}) + "\n")
+    with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, _):
+        res = CliRunner().invoke(cli, [
+            "meta-eval", "wikicontradict", "--data", str(data), "--results",
+            str(tmp_path / "r.jsonl"), "--method", "e2e", "--model", f"openai:m@{url}",
+            "--no-cache", "--resamples", "200", "--judge-card", str(card_path)])
+        assert res.exit_code == 0, res.output
+        assert "kappa" in res.output and "majority baseline" in res.output
+        card = read_judge_card(card_path)
+        assert (card.method, card.model, card.split, card.n) == ("e2e", "openai:m", "all", 10)
+        assert card.lmr_strict == pytest.approx(0.7)
+        res = CliRunner().invoke(cli, ["batch", str(inputs), "-o", str(tmp_path / "b.jsonl"),
+                                       "--method", "e2e", "--model", f"openai:m@{url}",
+                                       "--no-cache", "--judge-card", str(card_path)])
+        assert res.exit_code == 0, res.output
+        assert "judge card: e2e" in res.output
+    from factgraph.io import read_jsonl
+    from factgraph.models import Evaluation
+
+    evs = [ev for _, ev in read_jsonl(tmp_path / "b.jsonl", Evaluation)]
+    assert evs[0].metadata["judge_card"]["n"] == 10

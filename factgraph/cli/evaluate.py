@@ -226,12 +226,18 @@ def summary_row(ev: Evaluation) -> dict[str, Any]:
               help="Write the Evaluation JSON here.")
 @click.option("--output", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print on stdout.")
+@click.option("--judge-card", "judge_card", default=None, type=click.Path(dir_okay=False),
+              help="A judge card (from factgraph meta-eval): shown beside the scores and "
+                   "stored in the Evaluation.")
 @common_options
 def evaluate_cmd(input_file: str | None, query: str | None, response_file: str | None,
                  context_files: tuple[str, ...], input_id: str, out_file: str | None,
-                 output: str, **kw: Any) -> None:
+                 output: str, judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
     from factgraph.io import parse_model, write_json
+    from factgraph.meta_eval import read_judge_card
+
+    card = read_judge_card(judge_card) if judge_card else None
 
     if input_file:
         inp = parse_model(EvaluationInput, json.loads(_read_text(input_file)), input_file)
@@ -245,15 +251,22 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                               documents=_documents(context_files))
     evaluator = build_evaluator(kw)
     ev = evaluator(inp)
+    if card is not None:
+        ev.metadata["judge_card"] = card.model_dump(mode="json")
     if out_file:
         write_json(out_file, ev)
     if output == "json":
-        click.echo(json.dumps(summary_row(ev), ensure_ascii=False, indent=2))
+        row = summary_row(ev)
+        if card is not None:
+            row["judge_card"] = card.model_dump(mode="json")
+        click.echo(json.dumps(row, ensure_ascii=False, indent=2))
         return
     console = make_console()
     console.print(f"[bold]{ev.method}[/bold] {ev.id}")
     for name, value in ev.scores.items():
         console.print(f"  {name}: {'undefined' if value is None else f'{value:.4f}'}")
+    if card is not None:
+        console.print(f"  {card.one_line()}", markup=False)
     if ev.metadata.get("incomplete"):
         console.print(f"  incomplete: {ev.metadata['incomplete']}", markup=False)
     if ev.parse_failures:
@@ -282,13 +295,19 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
               help="GPUs per Ray actor (vllm: one model per actor; default 0).")
 @click.option("--cpus-per-worker", type=float, default=None,
               help="CPUs per Ray actor (default 1; lower for openai: endpoints).")
+@click.option("--judge-card", "judge_card", default=None, type=click.Path(dir_okay=False),
+              help="A judge card (from factgraph meta-eval): stored in every Evaluation and "
+                   "shown with the summary.")
 @common_options
 def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | None,
               output: str, executor: str, ray_address: str | None, workers: int | None,
               gpus_per_worker: float | None, cpus_per_worker: float | None,
-              **kw: Any) -> None:
+              judge_card: str | None, **kw: Any) -> None:
     """Evaluate every line of an inputs JSONL ({id, query, response, documents})."""
     from factgraph.batch import BatchRunner
+    from factgraph.meta_eval import CardedEvaluator, read_judge_card
+
+    card = read_judge_card(judge_card) if judge_card else None
 
     ray_flags = {"--ray-address": ray_address, "--workers": workers,
                  "--gpus-per-worker": gpus_per_worker, "--cpus-per-worker": cpus_per_worker}
@@ -315,6 +334,8 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
                                  executor=ray_executor)
         else:
             evaluator = build_evaluator(kw)
+            if card is not None:
+                evaluator = CardedEvaluator(evaluator, card)
             runner = BatchRunner(evaluator, out_file, resume=resume, progress=show)
         summary = runner.run(items)
     except expected as e:
@@ -322,6 +343,8 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
     record = summary.model_dump()
     record["context_reused"] = (evaluator.context_store.hits if evaluator is not None
                                 else ray_executor.context_reused)
+    if card is not None:
+        record["judge_card"] = card.model_dump(mode="json")
     if output == "json":
         click.echo(json.dumps(record, indent=2))
     else:
@@ -330,6 +353,8 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
             f"{summary.failed} failed (see {out_file}.failures.jsonl)"
             + (f", stopped by {summary.stopped_by_signal}" if summary.stopped_by_signal else ""),
             markup=False)
+        if card is not None:
+            make_console().print(card.one_line(), markup=False)
     if summary.stopped_by_signal:
         sys.exit(130)
     if summary.failed:

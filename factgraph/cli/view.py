@@ -44,14 +44,34 @@ def _write(path: str, text: str) -> None:
 @click.option("--cluster-threshold", type=int, default=500, show_default=True,
               help="Above this many statements, group equivalent statements and uncovered "
                    "statements per source.")
-def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: int) -> None:
+@click.option("--judge-card", "judge_card", default=None, type=click.Path(dir_okay=False),
+              help="A judge card (from factgraph meta-eval) to show beside the scores "
+                   "(default: the one the Evaluation carries, if any).")
+def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: int,
+             judge_card: str | None) -> None:
     """Write an interactive, offline view of RUN (a graph, an Evaluation, or a results JSONL)."""
+    from factgraph.meta_eval import card_of, read_judge_card
     from factgraph.viz.view import render_view
 
     obj = _load_one(run, evaluation_id)
-    _write(out, render_view(obj, cluster_threshold=cluster_threshold))
+    card = read_judge_card(judge_card) if judge_card else card_of(obj)
+    page = render_view(obj, cluster_threshold=cluster_threshold)
+    _write(out, with_judge_card(page, card.one_line()) if card else page)
     click.echo(json.dumps({"view": out, "statements": len(
         (obj.graph if isinstance(obj, Evaluation) else obj).statements)}))
+
+
+JUDGE_CARD_ANCHOR = "<h2>Scores</h2>"
+
+
+def with_judge_card(page: str, line: str) -> str:
+    """The view page with the judge card's line (escaped) under the Scores heading."""
+    import html
+
+    block = f'<p class="fg-judge-card">{html.escape(line)}</p>'
+    if JUDGE_CARD_ANCHOR in page:
+        return page.replace(JUDGE_CARD_ANCHOR, JUDGE_CARD_ANCHOR + block, 1)
+    return page.replace("<body>", "<body>" + block, 1)
 
 
 def _slug(text: str) -> str:
@@ -70,10 +90,17 @@ def _for_report(ev: Evaluation) -> Evaluation:
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write one graph view per evaluation, linked from the report.")
 @click.option("--title", default="factgraph report", show_default=True)
-def report_cmd(results: str, out: str, views: bool, title: str) -> None:
+@click.option("--judge-card", "judge_card", default=None, type=click.Path(dir_okay=False),
+              help="A judge card (from factgraph meta-eval) to show beside the scores "
+                   "(default: the one the evaluations carry, if any).")
+def report_cmd(results: str, out: str, views: bool, title: str, judge_card: str | None) -> None:
     """Write an HTML report (tables, plots, basis lists) over RESULTS (an Evaluation JSONL)."""
+    from factgraph.meta_eval import card_of, read_judge_card
     from factgraph.viz.report import render_report
     from factgraph.viz.view import render_view
+
+    given = read_judge_card(judge_card) if judge_card else None
+    cards: dict[str, str] = {}
 
     # One pass over the file: each evaluation's view is written as it is read, and the report
     # keeps only what it shows (no traces, verdicts or parse failures: the bulk of a line).
@@ -87,8 +114,15 @@ def report_cmd(results: str, out: str, views: bool, title: str) -> None:
             while name in used:
                 name += "_"
             used.add(name)
-            _write(str(Path(out).parent / folder / f"{name}.html"), render_view(ev))
+            card = given or card_of(ev)
+            page = render_view(ev)
+            _write(str(Path(out).parent / folder / f"{name}.html"),
+                   with_judge_card(page, card.one_line()) if card else page)
             links[ev.id] = f"{folder}/{name}.html"
+        own = given or card_of(ev)
+        if own is not None:
+            cards.setdefault(own.one_line(), own.one_line())
         evaluations.append(_for_report(ev))
-    _write(out, render_report(evaluations, view_links=links, title=title))
+    _write(out, render_report(evaluations, view_links=links, title=title,
+                              judge_cards=list(cards)))
     click.echo(json.dumps({"report": out, "evaluations": len(evaluations), "views": len(links)}))

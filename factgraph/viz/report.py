@@ -38,10 +38,13 @@ def _fmt(x: float | None) -> str:
 
 
 def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] | None = None,
-                  title: str = "factgraph report") -> str:
-    """The report page. ``view_links`` maps evaluation ids to relative URLs of their views."""
+                  title: str = "factgraph report", judge_cards: Sequence[str] = ()) -> str:
+    """The report page. ``view_links`` maps evaluation ids to relative URLs of their views;
+    ``judge_cards`` (one line each, ``JudgeCard.one_line``) are shown beside every score table
+    so a reader sees how far the scores can be trusted."""
     e = html.escape
     links = view_links or {}
+    cards_html = "".join(f"<p class=judge-card>{e(line)}</p>" for line in judge_cards)
     by_model: dict[str, list[Evaluation]] = defaultdict(list)
     for ev in evaluations:
         by_model[_model(ev)].append(ev)
@@ -50,7 +53,8 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
 
     out = [f"<h1>{e(title)}</h1>",
            f"<p>{len(evaluations)} evaluations of {len(by_model)} models.</p>",
-           "<h2>Per model</h2><table><tr><th>model</th><th>evaluations</th>"]
+           "<h2>Per model</h2>", cards_html,
+           "<table><tr><th>model</th><th>evaluations</th>"]
     out += [f"<th>mean {e(k)}</th>" for k in score_keys]
     out.append("<th>mean basis size</th></tr>")
     for model, evs in sorted(by_model.items()):
@@ -70,7 +74,8 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
     out.append(_aspect_heatmap(by_model))
     out.append("</div>")
 
-    out.append("<h2>Per evaluation</h2><table><tr><th>id</th><th>model</th><th>method</th>")
+    out.append("<h2>Per evaluation</h2>" + cards_html
+               + "<table><tr><th>id</th><th>model</th><th>method</th>")
     out += [f"<th>{e(k)}</th>" for k in score_keys]
     out.append("<th>basis</th><th>view</th></tr>")
     for ev in evaluations:

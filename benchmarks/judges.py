@@ -1,0 +1,248 @@
+"""Benchmark: how far each comprehensiveness judge agrees with WikiContradict's human labels,
+on the fixed test split, with one model — one table, chance-corrected (issue 16).
+
+    python -m benchmarks.judges --model openai:qwen1.5b@http://127.0.0.1:8765/v1 \\
+        --judges e2e-per-fact,e2e,nli --n 60,30,30 --dev-n 20 --runs runs/judges
+
+For every judge it runs (resumably: ``RUNS/<judge>-test.jsonl``, continued on the next call)
+the first ``n`` answers of a fixed ordering of the test split: the test questions in a seeded
+order, ``--per-question`` answers of each (seeded), so that per-question work (context facts,
+context atoms) is shared the way a real batch shares it. Any cut-off is tuned on dev only: the
+per-fact judge's ``P(yes)`` cut-off is the one that maximises κ on ``--dev-n`` dev answers
+(``RUNS/<judge>-dev.jsonl``), read back from the recorded probabilities (no model call), and then
+applied unchanged to test. Columns: n, LMR (strict), κ [BCa 95% CI], balanced accuracy
+[BCa 95% CI], the majority-class baseline of the same items (the LMR of a constant judge),
+undefined scores, and per answer the distinct model calls, generated tokens and model seconds
+(sums over distinct call traces; per-question work shared across answers is counted once).
+A judge card per judge goes to ``RUNS/<judge>.card.json``. ``--stop-at HH:MM`` (UTC) ends a run
+cleanly at that time; the table reports the n actually reached.
+
+Judges: ``e2e`` (one call lists covered / uncovered facts), ``e2e-per-fact`` (context facts
+once per question, one yes/no token per fact, P(yes) from log-probabilities),
+``e2e-per-fact-k3`` (the same with 3 samples per fact at temperature 1: self-consistency, 3×
+the coverage calls), ``nli`` and ``qa`` (seed 001 §3.1, §3.2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from factgraph.meta_eval import JudgeCard, write_judge_card
+from factgraph.models import Evaluation
+from factgraph.wikicontradict import (
+    LabelledInput,
+    load_items,
+    predicted_label,
+    score_results,
+    split_items,
+)
+
+log = logging.getLogger("benchmarks.judges")
+
+DATA = Path("../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl")
+
+JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
+    "e2e": ("e2e", {}),
+    "e2e-per-fact": ("e2e", {"coverage_judge": "per-fact"}),
+    "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
+    "nli": ("nli", {}),
+    "qa": ("qa", {}),
+}
+CUTOFFS = [round(0.05 * k, 2) for k in range(1, 20)]
+
+
+def ordered_items(items: list[LabelledInput], per_question: int, seed: int
+                  ) -> list[LabelledInput]:
+    """Questions in a seeded order, ``per_question`` of each question's answers (seeded),
+    question after question."""
+    by_q: dict[str, list[LabelledInput]] = {}
+    for it in items:
+        by_q.setdefault(it.input.query, []).append(it)
+    rng = random.Random(seed)
+    questions = sorted(by_q)
+    rng.shuffle(questions)
+    out: list[LabelledInput] = []
+    for q in questions:
+        answers = list(by_q[q])
+        rng.shuffle(answers)
+        out.extend(answers[:per_question])
+    return out
+
+
+def run_items(judge: str, model: str, items: list[LabelledInput], path: Path,
+              stop_at: float | None, extra: dict[str, Any]) -> list[Evaluation]:
+    """Evaluate the items not yet in ``path`` (appending), stop at ``stop_at``; return every
+    evaluation of ``items`` that the file holds."""
+    from factgraph.batch import BatchRunner, repair_and_read_ids
+    from factgraph.methods.run import Backends, Evaluator
+
+    done, _ = repair_and_read_ids(path) if path.exists() else (set(), False)
+    todo = [it for it in items if it.input.id not in done]
+    if todo and (stop_at is None or time.time() < stop_at):
+        method, options = JUDGES[judge]
+        evaluator = Evaluator(method, backends=Backends.from_specs(model),
+                              options={**options, **extra})
+        for it in todo:  # one at a time, so that a stop time ends the run between items
+            if stop_at is not None and time.time() >= stop_at:
+                log.warning("%s: stop time reached", judge)
+                break
+            BatchRunner(evaluator, path, resume=True, progress=False).run(
+                [(it.input.id, it.input)])
+    return _read(path)
+
+
+def tune_cutoff(items: list[LabelledInput], evaluations: list[Evaluation]) -> float | None:
+    """The per-fact cut-off with the highest κ on these (dev) items; ties: the lower one."""
+    from factgraph.methods.comprehensiveness import per_fact_score
+    from factgraph.metrics.agreement import cohen_kappa
+
+    by_id = {ev.id: ev for ev in evaluations}
+    pairs = [(by_id[it.input.id], it.label) for it in items if it.input.id in by_id]
+    if not pairs:
+        return None
+    best: tuple[float, float] | None = None
+    for c in CUTOFFS:
+        k = cohen_kappa([lab for _, lab in pairs],
+                        [predicted_label(per_fact_score(ev, c)) for ev, _ in pairs])
+        if k is not None and (best is None or k > best[0] + 1e-12):
+            best = (k, c)
+    return None if best is None else best[1]
+
+
+def cost_per_answer(evaluations: list[Evaluation]) -> tuple[float, float, float]:
+    """(distinct model calls, generated tokens, model seconds) per answer."""
+    seen: dict[str, Any] = {}
+    for ev in evaluations:
+        for t in ev.traces:
+            seen.setdefault(t.id, t)
+    n = max(len(evaluations), 1)
+    tokens = sum(t.usage.get("completion_tokens", 0) for t in seen.values())
+    seconds = sum(t.latency_s or 0.0 for t in seen.values() if not t.cached)
+    return len(seen) / n, tokens / n, seconds / n
+
+
+def fmt(v: float | None, ci: tuple[float, float] | None = None) -> str:
+    if v is None:
+        return "undefined"
+    return f"{v:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", required=True, help="Text model spec (e.g. openai:NAME@URL).")
+    ap.add_argument("--judges", default="e2e-per-fact,e2e,nli")
+    ap.add_argument("--n", default="60,30,30", help="Test answers per judge (one number, or one "
+                                                    "per judge).")
+    ap.add_argument("--dev-n", type=int, default=20, help="Dev answers for tuning cut-offs.")
+    ap.add_argument("--per-question", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--runs", default="runs/judges", help="Folder of the resumable results.")
+    ap.add_argument("--data", default=str(DATA))
+    ap.add_argument("--resamples", type=int, default=10_000)
+    ap.add_argument("--stop-at", default=None, help="HH:MM UTC: start no answer after this.")
+    ap.add_argument("--score-only", action="store_true", help="Ask no model: score what the "
+                                                                "results files hold.")
+    ap.add_argument("--markdown", action="store_true", help="Print the table as markdown.")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not Path(args.data).exists():
+        print(f"no WikiContradict data at {args.data}", file=sys.stderr)
+        return 2
+    judges = [j.strip() for j in args.judges.split(",") if j.strip()]
+    unknown = [j for j in judges if j not in JUDGES]
+    if unknown:
+        print(f"unknown judges {unknown}; known: {sorted(JUDGES)}", file=sys.stderr)
+        return 2
+    ns = [int(x) for x in args.n.split(",")]
+    ns = ns * len(judges) if len(ns) == 1 else ns
+    stop_at = None
+    if args.stop_at:
+        h, m = (int(x) for x in args.stop_at.split(":"))
+        now = dt.datetime.now(dt.UTC)
+        stop = now.replace(hour=h, minute=m, second=0, microsecond=0)
+        stop_at = stop.timestamp() if stop > now else now.timestamp()
+    items = load_items(args.data)
+    dev = ordered_items(split_items(items, "dev"), args.per_question, args.seed)
+    test = ordered_items(split_items(items, "test"), args.per_question, args.seed)
+    runs = Path(args.runs)
+    runs.mkdir(parents=True, exist_ok=True)
+    rows: list[list[str]] = []
+    for judge, n in zip(judges, ns, strict=True):
+        method, options = JUDGES[judge]
+        extra: dict[str, Any] = {}
+        score_of: Callable[[Evaluation], float | None] | None = None
+        note = None
+        if options.get("coverage_judge") == "per-fact":
+            dev_items = dev[: args.dev_n]
+            dev_evs = run_items(judge, args.model, dev_items, runs / f"{judge}-dev.jsonl",
+                                None if args.score_only else stop_at, extra) \
+                if not args.score_only else _read(runs / f"{judge}-dev.jsonl")
+            cutoff = tune_cutoff(dev_items, dev_evs)
+            if cutoff is not None:
+                from factgraph.methods.comprehensiveness import per_fact_score
+
+                extra["coverage_cutoff"] = cutoff
+                score_of = lambda ev, c=cutoff: per_fact_score(ev, c)  # noqa: E731
+                n_dev = len({e.id for e in dev_evs} & {i.input.id for i in dev_items})
+                note = f"coverage_cutoff {cutoff} tuned on {n_dev} dev answers (max kappa)"
+        test_items = test[:n]
+        path = runs / f"{judge}-test.jsonl"
+        evs = _read(path) if args.score_only else run_items(
+            judge, args.model, test_items, path, stop_at, extra)
+        have = {ev.id for ev in evs}
+        reached = [it for it in test_items if it.input.id in have]
+        if not reached:
+            rows.append([judge, "0", *["-"] * 8])
+            continue
+        result = score_results(method, reached, evs, n_resamples=args.resamples,
+                               score_of=score_of)
+        a = result.agreement
+        assert a is not None
+        reached_ids = {it.input.id for it in reached}
+        calls, tokens, seconds = cost_per_answer([ev for ev in evs if ev.id in reached_ids])
+        rows.append([judge, str(result.n), fmt(result.lmr_strict), fmt(a.kappa, a.kappa_ci),
+                     fmt(a.balanced_accuracy, a.balanced_accuracy_ci), fmt(a.majority_baseline),
+                     str(result.undefined), f"{calls:.1f}", f"{tokens:.0f}", f"{seconds:.1f}"])
+        write_judge_card(JudgeCard.from_agreement(
+            method=judge, model=args.model.split("@")[0], options={**options, **extra},
+            split="test", a=a, undefined=result.undefined, lmr_strict_ci=result.lmr_strict_ci,
+            lmr_moderate=result.lmr_moderate, note=note), runs / f"{judge}.card.json")
+        if note:
+            log.warning("%s: %s", judge, note)
+    header = ["judge", "n", "LMR", "kappa [95% CI]", "balanced acc. [95% CI]",
+              "majority baseline", "undefined", "calls/answer", "gen. tokens/answer",
+              "model s/answer"]
+    if args.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+        for r in rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    print(json.dumps({"model": args.model, "split": "test", "seed": args.seed,
+                      "per_question": args.per_question}))
+    return 0
+
+
+def _read(path: Path) -> list[Evaluation]:
+    from factgraph.io import read_jsonl
+
+    if not path.exists() or not path.stat().st_size:
+        return []
+    return [ev for _, ev in read_jsonl(path, Evaluation)]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
