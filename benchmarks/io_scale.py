@@ -11,7 +11,7 @@ Part 2, results files of 1,000 and 10,000 Evaluations: peak RSS of ``factgraph v
 started here; skipped when it is not installed). Memory that does not grow with the file shows
 as a 10k / 1k ratio near 1.
 
-Every command runs in its own process; peak RSS is that process's ``ru_maxrss`` (os.wait4).
+Every command runs in its own process; peak RSS is that process's own ``VmHWM``.
 Generated files are cached under ``--cache`` (default: a folder in the system temp dir).
 
     python -m benchmarks.io_scale                  # the issue's sizes (several minutes)
@@ -76,20 +76,42 @@ OBJECT_PATH = (
 )
 
 
+HWM_PREFIX = "@@peak-rss-kb "
+# Runs in the measured process: at exit it prints its own peak RSS (VmHWM, which exec resets;
+# ru_maxrss of a child also counts what it inherited from a large parent before exec).
+PEAK_AT_EXIT = (
+    "import atexit, sys\n"
+    "def _peak():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM'):\n"
+    f"            sys.stderr.write({HWM_PREFIX!r} + line.split()[1] + '\\n')\n"
+    "atexit.register(_peak)\n"
+)
+
+
 def run_measured(cmd: Sequence[str], stdout_path: Path | None = None,
                  env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one child process; raises if it fails."""
+    """Wall seconds and peak RSS (MB) of one Python child process; raises if it fails.
+
+    ``cmd`` is ``[python, "-c", CODE]`` or ``[python, "-m", MODULE, *args]``; either runs
+    behind a preamble that reports the process's own peak RSS at exit.
+    """
+    if cmd[1] == "-m":
+        code = (f"import runpy, sys\nsys.argv = {[cmd[2], *cmd[3:]]!r}\n"
+                f"runpy.run_module({cmd[2]!r}, run_name='__main__', alter_sys=True)")
+    else:
+        code = cmd[2]
     with tempfile.TemporaryFile() as err, open(stdout_path or os.devnull, "wb") as out:
         t = time.perf_counter()
-        proc = subprocess.Popen(list(cmd), stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
+        proc = subprocess.run([cmd[0], "-c", PEAK_AT_EXIT + code], stdout=out, stderr=err,
+                              env=env, check=False)
         wall = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            err.seek(0)
-            raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): "
-                               f"{err.read().decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)[:200]} failed ({proc.returncode}): {text[-2000:]}")
+    peaks = [line for line in text.splitlines() if line.startswith(HWM_PREFIX)]
+    return wall, int(peaks[-1].removeprefix(HWM_PREFIX)) / 1024
 
 
 def python_snippet(code: str, path: Path) -> list[str]:
