@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import secrets
@@ -62,6 +63,9 @@ def explore_cmd(results: str | None, backend: str, uri: str | None, graph: str,
         source = StoreSource(store, label=f"{backend} graph {graph}"
                              if backend == "falkordb" else backend)
     app = create_app(source, token=token, loopback_only=token is None)
+    # What is loaded now lives as long as the process: keep it out of the garbage collector's
+    # full passes, which otherwise walk every loaded statement on some page requests.
+    gc.freeze()
     shown = f"[{host}]" if ":" in host else host
     if token is None:
         click.echo(f"factgraph explore on http://{shown}:{port}/ (Ctrl-C stops it)")

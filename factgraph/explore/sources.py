@@ -8,10 +8,9 @@ the named queries of ``cypher/queries`` (never text from a request).
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -39,12 +38,26 @@ class EvaluationSummary(BaseModel):
     comprehensiveness: float | None
 
 
-class Keyed(NamedTuple):
+class Keyed:
     """An evaluation and a fingerprint that changes whenever its stored content changes
-    (pages drawn from it can be cached under the fingerprint)."""
+    (pages drawn from it are cached under the fingerprint). From the database the JSON is
+    parsed only when a page needs the evaluation itself, not when its page is cached."""
 
-    fingerprint: str
-    evaluation: Evaluation
+    def __init__(self, fingerprint: str, evaluation: Evaluation | None = None,
+                 text: str | None = None) -> None:
+        if evaluation is None and text is None:
+            raise ValueError("Keyed needs an evaluation or its JSON text")
+        self.fingerprint = fingerprint
+        self._evaluation = evaluation
+        self._text = text
+
+    @property
+    def evaluation(self) -> Evaluation:
+        if self._evaluation is None:
+            assert self._text is not None
+            self._evaluation = Evaluation.model_validate_json(self._text)
+            self._text = None
+        return self._evaluation
 
 
 class NamedQueryUnavailable(RuntimeError):
@@ -101,11 +114,11 @@ class ResultsSource:
         return [s for s in self._summaries if model is None or s.model == model]
 
     def evaluations_for(self, qid: str) -> list[Keyed]:
-        return [Keyed(f"file:{ev.id}", ev) for ev in self._by_query.get(qid, [])]
+        return [Keyed(f"file:{ev.id}", evaluation=ev) for ev in self._by_query.get(qid, [])]
 
     def evaluation(self, evaluation_id: str) -> Keyed | None:
         ev = self._by_id.get(evaluation_id)
-        return None if ev is None else Keyed(f"file:{ev.id}", ev)
+        return None if ev is None else Keyed(f"file:{ev.id}", evaluation=ev)
 
     def named_queries(self) -> dict[str, NamedQuery]:
         return named_queries()
@@ -137,30 +150,17 @@ EVALUATION_CYPHER = "MATCH (e:Evaluation {id: $id}) RETURN e.json AS json"
 class StoreSource:
     """Evaluations in the fact database (FalkorDB or Neo4j), read-only."""
 
-    def __init__(self, store: GraphStore, label: str | None = None,
-                 parsed_cache: int = 128) -> None:
+    def __init__(self, store: GraphStore, label: str | None = None) -> None:
         self.store = store
         self.label = label or store.backend
         self.database = True
-        # Parsed Evaluations by the digest of their stored JSON: a page shown again re-reads
-        # the JSON (so it is never stale) but does not parse it again.
-        self._parsed: OrderedDict[str, Evaluation] = OrderedDict()
-        self._parsed_max = parsed_cache
-        self._lock = threading.Lock()
 
-    def _keyed(self, text: str) -> Keyed:
-        digest = "db:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-        with self._lock:
-            ev = self._parsed.get(digest)
-            if ev is not None:
-                self._parsed.move_to_end(digest)
-                return Keyed(digest, ev)
-        ev = Evaluation.model_validate_json(text)
-        with self._lock:
-            self._parsed[digest] = ev
-            while len(self._parsed) > self._parsed_max:
-                self._parsed.popitem(last=False)
-        return Keyed(digest, ev)
+    @staticmethod
+    def _keyed(text: str) -> Keyed:
+        """The stored JSON, fingerprinted by its digest. Parsed Evaluations are not kept:
+        hundreds of thousands of live objects make every full garbage collection slow
+        (measured: +100-250 ms on some pages); the app caches drawn pages, plain strings."""
+        return Keyed("db:" + hashlib.sha256(text.encode("utf-8")).hexdigest(), text=text)
 
     def queries(self) -> list[QuerySummary]:
         rows = self.store.run(QUERIES_CYPHER)
