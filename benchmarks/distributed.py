@@ -3,9 +3,9 @@
     python -m benchmarks.distributed                      # 80 inputs, 200 ms per request
     python -m benchmarks.distributed --inputs 40 --latency 0.1 --method nli
 
-A local OpenAI-compatible fake endpoint (tests/ray_support.py) answers every request after a
-fixed delay, any number at once, so the work is latency-bound as with a large judge behind a
-server. The same inputs run (one Ray instance started here, no dashboard):
+A local OpenAI-compatible fake endpoint (tests/ray_support.py, in its own process) answers
+every request after a fixed delay, any number at once, so the work is latency-bound as with a
+large judge behind a server. The same inputs run (one Ray instance started here, no dashboard):
 
 * the local executor with ``--concurrency`` = W x C for W = 1, 2, 4 (the baseline: one
   process, the same total number of requests allowed in flight),
@@ -25,8 +25,12 @@ import json
 import logging
 import os
 import platform
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +55,29 @@ def router() -> PromptRouter:
 
     r.handlers["e2e"] = e2e
     return r
+
+
+def serve_forever(latency: float) -> None:
+    """The fake endpoint in this process (the child of ``endpoint_process``)."""
+    with serve_with_latency(router(), latency) as (url, _):
+        print(url, flush=True)
+        sys.stdin.read()  # until the parent closes our stdin
+
+
+@contextmanager
+def endpoint_process(latency: float) -> Iterator[str]:
+    """The fake endpoint in its own process, as a real server would be: the local executor's
+    process then holds the evaluation alone, as a Ray actor does."""
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.distributed", "--serve",
+                             "--latency", str(latency)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        yield proc.stdout.readline().strip()
+    finally:
+        if proc.stdin:
+            proc.stdin.close()
+        proc.wait(timeout=30)
 
 
 def write_inputs(path: Path, n: int, per_query: int) -> None:
@@ -91,14 +118,18 @@ def main() -> None:
     ap.add_argument("--method", choices=["e2e", "nli"], default="e2e")
     ap.add_argument("--concurrency", type=int, default=4, help="per worker (C)")
     ap.add_argument("--per-query", type=int, default=1, help="inputs sharing one query")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.serve:
+        serve_forever(args.latency)
+        return
     logging.basicConfig(level=logging.WARNING)
     import ray
 
     ray.init(num_cpus=max(2, os.cpu_count() or 2), include_dashboard=False,
-             logging_level="ERROR", log_to_driver=False)
+             logging_level=logging.ERROR, log_to_driver=False)
     with tempfile.TemporaryDirectory() as tmp, \
-            serve_with_latency(router(), args.latency) as (url, served):
+            endpoint_process(args.latency) as url:
         inputs = Path(tmp) / "inputs.jsonl"
         write_inputs(inputs, args.inputs, args.per_query)
         items = [(x.id, x) for _, x in read_jsonl(inputs, EvaluationInput)]
@@ -112,9 +143,7 @@ def main() -> None:
                                      ("local", None, 4 * c), ("ray", 1, c), ("ray", 2, c),
                                      ("ray", 4, c)]:
             out = Path(tmp) / f"{label}-{workers}-{conc}.jsonl"
-            before = served.requests
             result = run_once(items, out, {**kw, "concurrency": conc}, workers)
-            result["requests"] = served.requests - before
             rows.append((label, workers or 0, {**result, "concurrency": conc}))
             got = normalised_results(out)
             reference = reference or got
@@ -126,7 +155,7 @@ def main() -> None:
     one = ray_rows[0][1]["work"]
     overhead_ms = (one - local[c]) / args.inputs * 1000
     print(f"\n{args.inputs} inputs, method {args.method}, {args.latency * 1000:.0f} ms per "
-          f"request, {rows[0][2]['requests']} requests per run; {os.cpu_count()} CPUs "
+          f"request; {os.cpu_count()} CPUs "
           f"({platform.processor() or platform.machine()}), load {os.getloadavg()[0]:.1f}\n")
     print("| workers | total concurrency | local s | ray s (+ actors start s) | local inputs/s "
           "| ray inputs/s | ray vs 1 worker | ray vs local |")

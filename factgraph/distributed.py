@@ -166,9 +166,16 @@ class RayExecutor(Generic[T]):
         return True
 
     def _worker_count(self, ray: Any, groups: int) -> int:
-        if self.workers is not None:
-            return min(self.workers, max(1, groups))
         resources = ray.cluster_resources()
+        if self.workers is not None:
+            n = min(self.workers, max(1, groups))
+            for name, each in (("GPU", self.gpus_per_worker), ("CPU", self.cpus_per_worker)):
+                have = resources.get(name, 0)
+                if n * each > have:  # the actors would wait for resources forever
+                    raise WorkerStartError(
+                        f"{n} workers x {each:g} {name} need {n * each:g} {name}s; the Ray "
+                        f"cluster has {have:g} (lower --workers or --{name.lower()}s-per-worker)")
+            return n
         if self.gpus_per_worker > 0:
             fit = resources.get("GPU", 0) // self.gpus_per_worker
         elif self.cpus_per_worker > 0:

@@ -185,6 +185,15 @@ def test_a_worker_that_cannot_start_is_a_one_line_error(ray_address: str, inputs
     assert len(res.output.strip().splitlines()) == 1
 
 
+def test_workers_the_cluster_cannot_hold_are_refused(ray_address: str, inputs: Path,
+                                                     tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, ["batch", str(inputs), "-o", str(tmp_path / "r.jsonl"),
+                                   "--model", "openai:m@http://127.0.0.1:9/v1", "--executor",
+                                   "ray", "--workers", "2", "--gpus-per-worker", "1"])
+    assert res.exit_code == 2, res.output
+    assert "need 2 GPUs; the Ray cluster has 0" in res.output and "Traceback" not in res.output
+
+
 def test_ray_flags_need_the_ray_executor(inputs: Path, tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["batch", str(inputs), "-o", str(tmp_path / "r.jsonl"),
                                    "--model", "openai:m@http://127.0.0.1:9/v1", "--workers",
