@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -61,7 +62,7 @@ def _read_json(path: str | os.PathLike[str]) -> Any:
             text = f.read()
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
         raise InputError(path, f"cannot read: {e}") from None
     try:
         return json.loads(text)
@@ -99,6 +100,8 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
                     ) from None
         except UnicodeDecodeError as e:
             raise InputError(path, f"not UTF-8 text: {e.reason}", line=lineno + 1) from None
+        except (OSError, EOFError, zlib.error) as e:  # a damaged .gz
+            raise InputError(path, f"cannot read: {e}", line=lineno + 1) from None
 
 
 def read_jsonl(path: str | os.PathLike[str], model: type[M]) -> Iterator[tuple[int, M]]:
@@ -127,7 +130,7 @@ def load_graph_table(path: str | os.PathLike[str]) -> GraphTable:
 
     try:
         data = _read_bytes(path)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         data = None  # load_graph names the problem
     table = decode_table(data) if data is not None else None
     del data

@@ -297,3 +297,23 @@ def test_db_push_checks_the_whole_file_first_then_streams(tmp_path: Path,
         assert res.exit_code == 0, res.output
         assert json.loads(res.stdout)["evaluations"] == len(lines)
         assert json.loads(runner.invoke(cli, count).stdout) == [{"n": len(lines)}]
+
+
+def test_damaged_gzip_is_one_line_error(tmp_path: Path, example_graph_path: Path) -> None:
+    data = bytearray(gzip.compress(example_graph_path.read_bytes()))
+    kinds = set()
+    for i in range(12, min(len(data), 120)):
+        bad = bytearray(data)
+        bad[i] ^= 0xFF
+        for name in ("g.json.gz", "r.jsonl.gz"):
+            path = tmp_path / name
+            path.write_bytes(bytes(bad))
+            loaders = (load_graph, load_graph_table) if name.endswith(".json.gz") else (
+                lambda p: list(iter_evaluations(p)),)
+            for load in loaders:
+                try:
+                    load(path)
+                except InputError as e:
+                    assert "\n" not in str(e)
+                    kinds.add(e.detail.split(":")[0])
+    assert "cannot read" in kinds

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 import click
@@ -39,7 +40,7 @@ def _fast_graph_kind(file: str) -> str | None:
 
     try:
         data = _read_bytes(file)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         return None
     decoded = decode_graph_file(data)
     return None if decoded is None else decoded[0]
