@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -90,8 +91,9 @@ PEAK_AT_EXIT = (
 
 
 def run_measured(cmd: Sequence[str], stdout_path: Path | None = None,
-                 env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one Python child process; raises if it fails.
+                 env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + sys) and peak RSS (MB) of one Python child process;
+    raises if it fails. CPU time is the steadier measure on a machine shared with other jobs.
 
     ``cmd`` is ``[python, "-c", CODE]`` or ``[python, "-m", MODULE, *args]``; either runs
     behind a preamble that reports the process's own peak RSS at exit.
@@ -102,16 +104,19 @@ def run_measured(cmd: Sequence[str], stdout_path: Path | None = None,
     else:
         code = cmd[2]
     with tempfile.TemporaryFile() as err, open(stdout_path or os.devnull, "wb") as out:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         proc = subprocess.run([cmd[0], "-c", PEAK_AT_EXIT + code], stdout=out, stderr=err,
                               env=env, check=False)
         wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         err.seek(0)
         text = err.read().decode(errors="replace")
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)[:200]} failed ({proc.returncode}): {text[-2000:]}")
     peaks = [line for line in text.splitlines() if line.startswith(HWM_PREFIX)]
-    return wall, int(peaks[-1].removeprefix(HWM_PREFIX)) / 1024
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, int(peaks[-1].removeprefix(HWM_PREFIX)) / 1024
 
 
 def python_snippet(code: str, path: Path) -> list[str]:
@@ -183,40 +188,42 @@ def graph_part(cache: Path, scale: float, object_path: bool, decoders: bool) -> 
         write_graph_file(big, n, m)
         print(f"(wrote {big} in {time.perf_counter() - t:.0f} s)")
     size_mb = big.stat().st_size / 2**20
-    base_wall, base_rss = run_measured(python_snippet("import json; json.load(open(P))", big))
+    base_wall, base_cpu, base_rss = run_measured(
+        python_snippet("import json; json.load(open(P))", big))
     rows: list[Sequence[str]] = []
 
-    def row(name: str, wall: float, rss: float) -> None:
-        rows.append((name, f"{wall:.2f}", f"{wall / base_wall:.2f}x", f"{rss:.0f}",
-                     f"{rss / size_mb:.2f}x"))
+    def row(name: str, wall: float, cpu: float, rss: float) -> None:
+        rows.append((name, f"{wall:.1f}", f"{wall / base_wall:.2f}x", f"{cpu:.1f}",
+                     f"{cpu / base_cpu:.2f}x", f"{rss:.0f}", f"{rss / size_mb:.2f}x"))
 
-    row("python -c json.load(open(BIG)) (baseline)", base_wall, base_rss)
+    row("python -c json.load(open(BIG)) (baseline)", base_wall, base_cpu, base_rss)
     fast_out = cache / "analyze_fast.json"
-    wall, rss = run_measured([PY, "-m", "factgraph", "analyze", str(big), "--output", "json"],
-                             stdout_path=fast_out)
-    row("factgraph analyze BIG --output json", wall, rss)
+    row("factgraph analyze BIG --output json", *run_measured(
+        [PY, "-m", "factgraph", "analyze", str(big), "--output", "json"], stdout_path=fast_out))
     same = "not run"
     if object_path:
         slow_out = cache / "analyze_objects.json"
-        wall, rss = run_measured(python_snippet(OBJECT_PATH, big), stdout_path=slow_out)
-        row("object path: load_graph + analyze (before)", wall, rss)
+        row("object path: load_graph + analyze (before)",
+            *run_measured(python_snippet(OBJECT_PATH, big), stdout_path=slow_out))
         same = "yes" if fast_out.read_bytes() == slow_out.read_bytes() else "NO"
     print(f"## One graph file: {n:,} statements, {m:,} relations drawn "
           f"({size_mb:.0f} MB)\n")
-    table(("command", "wall s", "vs json.load", "peak RSS MB", "RSS / file size"), rows)
+    table(("command", "wall s", "wall vs json.load", "CPU s", "CPU vs json.load",
+           "peak RSS MB", "RSS / file size"), rows)
     print(f"fast and object path print the same JSON: {same}\n")
     if decoders:
         drows: list[Sequence[str]] = []
         for name, code in DECODERS.items():
             try:
-                wall, rss = run_measured(python_snippet(code, big))
+                wall, cpu, rss = run_measured(python_snippet(code, big))
             except RuntimeError as e:
-                drows.append((name, "failed", "", str(e).splitlines()[-1][:60], ""))
+                drows.append((name, "failed", "", "", "", str(e).splitlines()[-1][:60], ""))
                 continue
-            drows.append((name, f"{wall:.2f}", f"{wall / base_wall:.2f}x", f"{rss:.0f}",
-                          f"{rss / size_mb:.2f}x"))
+            drows.append((name, f"{wall:.1f}", f"{wall / base_wall:.2f}x", f"{cpu:.1f}",
+                          f"{cpu / base_cpu:.2f}x", f"{rss:.0f}", f"{rss / size_mb:.2f}x"))
         print("## Decoders measured before choosing (whole process: start, read, decode)\n")
-        table(("decoder", "wall s", "vs json.load", "peak RSS MB", "RSS / file size"), drows)
+        table(("decoder", "wall s", "wall vs json.load", "CPU s", "CPU vs json.load",
+               "peak RSS MB", "RSS / file size"), drows)
 
 
 def results_part(cache: Path, sizes: Sequence[int], db: bool) -> None:
@@ -252,15 +259,15 @@ def results_part(cache: Path, sizes: Sequence[int], db: bool) -> None:
             for k, path in files.items():
                 cmd = [PY, "-m", "factgraph",
                        *[a.replace("{R}", str(path)).replace("{K}", str(k)) for a in args]]
-                measured.append((k, *run_measured(cmd, env=env)))
-            (_, w0, r0), (_, w1, r1) = measured[0], measured[-1]
-            rows.append((name, f"{w0:.1f} / {w1:.1f}", f"{r0:.0f} / {r1:.0f}",
-                         f"{r1 / r0:.2f}x"))
+                measured.append(run_measured(cmd, env=env))
+            (w0, c0, r0), (w1, c1, r1) = measured[0], measured[-1]
+            rows.append((name, f"{w0:.1f} / {w1:.1f}", f"{c0:.1f} / {c1:.1f}",
+                         f"{r0:.0f} / {r1:.0f}", f"{r1 / r0:.2f}x"))
         sizes_mb = " / ".join(f"{files[k].stat().st_size / 2**20:.0f}" for k in files)
         print(f"## Results files: {' / '.join(f'{k:,}' for k in files)} evaluations "
               f"({sizes_mb} MB)\n")
-        table(("command", "wall s (small / large)", "peak RSS MB (small / large)",
-               "RSS large / small"), rows)
+        table(("command", "wall s (small / large)", "CPU s (small / large)",
+               "peak RSS MB (small / large)", "RSS large / small"), rows)
     finally:
         if server is not None:
             server.stop(compact=False)
