@@ -1,6 +1,7 @@
 """Benchmark: restarting `factgraph db serve` on a data directory against the data pushed.
 
     python -m benchmarks.db_restart                 # 1x, 2x, 4x the db_load graph (~6 min)
+    python -m benchmarks.db_restart --push-rounds 3 # what the write log costs a push
     python -m benchmarks.db_restart --queries 5     # quick
 
 For each size (1x, 2x, 4x ``--queries`` queries of the db_load benchmark's synthetic
@@ -124,6 +125,48 @@ def run_size(way: str, scale: int, queries: int, root: Path,
             "logged_s": statistics.median(x for _, x in times), "runs": len(times)}
 
 
+def push_seconds(cls: type[FalkorDBServer] | None, queries: int, root: Path) -> float:
+    """Seconds to push the 1x graph into a fresh server: without a data directory (cls None),
+    or with one under ``cls``'s settings."""
+    data_dir = root / "push"
+    shutil.rmtree(data_dir, ignore_errors=True)
+    server = (cls or FalkorDBServer)(data_dir=data_dir if cls else None).start()
+    try:
+        store = FalkorDBStore(server.url)
+        ensure_schema(store)
+        evs = synthetic_evaluations(queries, 3, 400)
+        t = time.perf_counter()
+        push_evaluations(store, evs)
+        seconds = time.perf_counter() - t
+        store.close()
+    finally:
+        server.stop(compact=False)
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return seconds
+
+
+def push_table(queries: int, rounds: int) -> None:
+    """What the write log and its automatic compaction cost a push (interleaved rounds)."""
+    ways: list[tuple[str, type[FalkorDBServer] | None]] = [
+        ("no data directory (baseline)", None),
+        ("write log, never compacted", UncompactedServer),
+        ("write log, compacted on growth (default)", FalkorDBServer),
+    ]
+    times: dict[str, list[float]] = {label: [] for label, _ in ways}
+    with tempfile.TemporaryDirectory(prefix="db_push_") as tmp:
+        for _ in range(rounds):
+            for label, cls in ways:
+                times[label].append(push_seconds(cls, queries, Path(tmp)))
+    base = times[ways[0][0]]
+    print(f"push of the 1x graph ({queries} queries), median of {rounds} interleaved rounds")
+    print("| server | push s | vs baseline (median of per-round ratios) |")
+    print("|---|---|---|")
+    for label, _ in ways:
+        ratios = [t / b for t, b in zip(times[label], base, strict=True)]
+        print(f"| {label} | {statistics.median(times[label]):.2f} | "
+              f"{statistics.median(ratios):.2f}x |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queries", type=int, default=20, help="Queries of the 1x graph.")
@@ -133,7 +176,12 @@ def main() -> None:
                     help="Restarts after a clean stop (median reported).")
     ap.add_argument("--old-upto", type=int, default=0,
                     help="Largest scale for the never-compacted baseline (it grows ~ size^2).")
+    ap.add_argument("--push-rounds", type=int, default=0,
+                    help="Only compare push times with and without the write log, N rounds.")
     args = ap.parse_args()
+    if args.push_rounds:
+        push_table(args.queries, args.push_rounds)
+        return
     scales = [int(s) for s in args.scales.split(",")]
     rows = []
     with tempfile.TemporaryDirectory(prefix="db_restart_") as tmp:

@@ -196,7 +196,7 @@ def slow_loading_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     server = UncompactedServer(data_dir=data).start()
     store = FalkorDBStore(server.url)
     ensure_schema(store)
-    push_evaluations(store, synthetic_evaluations(2, 3, 300))
+    push_evaluations(store, synthetic_evaluations(3, 3, 300))
     store.close()
     assert server.process is not None
     server.process.kill()
@@ -216,7 +216,7 @@ def test_serve_waits_for_loading_and_compacts_then_times_out_when_told(
         slow_loading_dir: Path, tmp_path: Path) -> None:
     data = copy_dir(slow_loading_dir, tmp_path / "db")
     short = factgraph("db", "serve", "--data-dir", str(data), "--detach",
-                      "--start-timeout", "0.5", cwd=tmp_path)
+                      "--start-timeout", "1", cwd=tmp_path)
     assert short.returncode == 2
     assert "still loading its data" in short.stderr and "--start-timeout" in short.stderr
     assert not (data / STATE_NAME).exists()
@@ -226,7 +226,7 @@ def test_serve_waits_for_loading_and_compacts_then_times_out_when_told(
     url = served.stdout.strip().removeprefix("FALKORDB_URL=")
     state = json.loads((data / STATE_NAME).read_text())
     try:
-        assert count_evaluations(url) == 6
+        assert count_evaluations(url) == 9
         # The replayed log was compacted after the start: the next start loads a snapshot.
         assert sum(p.stat().st_size for p in (data / AOF_DIR).glob("*.incr.aof")) < 100_000
     finally:

@@ -18,7 +18,13 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from factgraph.cli.main import UserError
 
@@ -47,20 +53,23 @@ def _write_env_file(path: Path, url: str) -> None:
 
 
 class _LoadingBar:
-    """A progress bar on stderr while the server loads its data (shown only when it does)."""
+    """A progress bar on stderr while the server loads its data (shown only when it does):
+    the percentage while a snapshot loads, a pulse and the time taken while a write log is
+    replayed (the server reports no progress for that)."""
 
     def __init__(self) -> None:
         self.progress: Progress | None = None
         self.task: Any = None
 
-    def __call__(self, percent: float) -> None:
+    def __call__(self, percent: float, total_bytes: int) -> None:
         if self.progress is None:
-            self.progress = Progress(TextColumn("FalkorDB loading its data"), BarColumn(),
-                                     TaskProgressColumn(), console=Console(stderr=True),
-                                     transient=True)
+            self.progress = Progress(TextColumn("FalkorDB loading {task.description}"),
+                                     BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+                                     console=Console(stderr=True), transient=True)
             self.progress.start()
-            self.task = self.progress.add_task("load", total=100)
-        self.progress.update(self.task, completed=percent)
+            self.task = self.progress.add_task("its data", total=None)
+        self.progress.update(self.task, description=f"{total_bytes / 1e6:.1f} MB",
+                             total=100 if percent > 0 else None, completed=percent)
 
     def close(self) -> None:
         if self.progress is not None:

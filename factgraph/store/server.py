@@ -137,6 +137,7 @@ class FalkorDBServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.pid: int | None = None  # also set for a server found through its state file
         self.stopping = False  # set by stop(): an exit after it is not a crash
+        self.loading_bytes = 0  # size of the data being loaded, as the last probe saw it
 
     @property
     def url(self) -> str:
@@ -172,17 +173,18 @@ class FalkorDBServer:
     def start(
         self,
         timeout_s: float = 10.0,
-        on_loading: Callable[[float], None] | None = None,
+        on_loading: Callable[[float, int], None] | None = None,
         detach: bool = False,
     ) -> FalkorDBServer:
         """Start the server and return once it answers queries.
 
         While it loads its data it answers LOADING; ``on_loading`` gets the percentage loaded
-        each time it is checked. ``timeout_s`` bounds the whole start, loading included. With
-        ``detach`` the server runs in its own session and outlives this process (stop it with
-        ``stop_detached``); otherwise it gets SIGTERM when this process dies. Whatever stops
-        the start (the timeout, Ctrl-C, an exception raised by a signal handler) stops the
-        server too.
+        and the bytes to load each time it is checked (the percentage moves while a snapshot
+        loads; a replayed write log reports none until it is done). ``timeout_s`` bounds the
+        whole start, loading included. With ``detach`` the server runs in its own session and
+        outlives this process (``from_state`` finds it again, ``stop`` stops it); otherwise
+        it gets SIGTERM when this process dies. Whatever stops the start (the timeout, Ctrl-C,
+        an exception raised by a signal handler) stops the server too.
         """
         # Its own session: a Ctrl-C in the terminal reaches this process only, which compacts
         # the log before it stops the server.
@@ -206,7 +208,8 @@ class FalkorDBServer:
             raise
         return self
 
-    def _wait_ready(self, timeout_s: float, on_loading: Callable[[float], None] | None) -> None:
+    def _wait_ready(self, timeout_s: float,
+                    on_loading: Callable[[float, int], None] | None) -> None:
         deadline = time.monotonic() + timeout_s
         loaded: float | None = None
         while time.monotonic() < deadline:
@@ -218,13 +221,15 @@ class FalkorDBServer:
             if state == "loading":
                 loaded = loaded_now
                 if on_loading is not None:
-                    on_loading(loaded_now)
+                    on_loading(loaded_now, self.loading_bytes)
             time.sleep(0.02 if state == "down" else 0.1)
         where = f"127.0.0.1:{self.port}"
         if loaded is not None:
+            size = f"{self.loading_bytes / 1e6:.1f} MB"
+            done = f"{loaded:.0f}% of {size}" if loaded > 0 else f"{size}, progress not reported"
             raise ServerError(
                 f"FalkorDB on {where} was still loading its data after {timeout_s:g} s "
-                f"({loaded:.0f}% loaded): give it longer with --start-timeout")
+                f"({done}): give it longer with --start-timeout")
         raise ServerError(f"FalkorDB did not listen on {where} in {timeout_s:g} s")
 
     def probe(self) -> tuple[str, float]:
@@ -246,6 +251,7 @@ class FalkorDBServer:
                 if reply.startswith(b"-LOADING"):
                     sock.sendall(_resp("INFO", "persistence"))
                     info = _info_fields(_read_reply(sock, buf))
+                    self.loading_bytes = int(info.get("loading_total_bytes", 0))
                     return "loading", float(info.get("loading_loaded_perc", 0.0))
                 return "down", 0.0
         except (OSError, ValueError):
