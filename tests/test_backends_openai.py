@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -27,6 +28,7 @@ from factgraph.backends.openai_compat import (
     OpenAIServerError,
     request_body,
 )
+from tests.backends_support import server_log_excerpt
 
 MSG = [ChatMessage(role="user", content="hi")]
 
@@ -126,12 +128,18 @@ def test_retries_429_and_5xx_then_succeeds(fake_server: tuple[str, Script]) -> N
     assert "sk-test-secret" not in repr(b)
 
 
-def test_retries_are_bounded(fake_server: tuple[str, Script]) -> None:
+def test_retries_are_bounded(fake_server: tuple[str, Script],
+                             caplog: pytest.LogCaptureFixture) -> None:
     url, script = fake_server
     script.statuses = [500] * 10
-    with pytest.raises(OpenAIServerError, match="gave up after 2 retries"):
+    with caplog.at_level(logging.DEBUG, logger="factgraph.backends.openai_compat"), \
+            pytest.raises(OpenAIServerError, match="gave up after 2 retries"):
         backend(url, max_retries=2).generate([MSG], GenerationParams())
     assert len(script.requests) == 3
+    # the logging policy (README, "When things fail"): a handled retry is INFO, shown with -v;
+    # without -v the user sees only the final one-line error
+    retries = [r for r in caplog.records if "retry" in r.getMessage()]
+    assert len(retries) == 2 and all(r.levelno == logging.INFO for r in retries)
 
 
 @pytest.mark.parametrize("fault", ["garbage", "truncated", "empty_choices", "slow"])

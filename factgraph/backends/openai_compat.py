@@ -170,7 +170,7 @@ class OpenAICompatibleBackend:
                                 and "json_schema" in resp.text):
                             # The server does not know json_schema (llama.cpp): fall back to
                             # its json_object + schema for this and every later request.
-                            log.warning("openai: server rejects json_schema; using json_object")
+                            log.info("openai: server rejects json_schema; using json_object")
                             self.json_mode = "json_object"
                             body = request_body(self.model, messages, params, self.json_mode)
                             continue
@@ -180,8 +180,9 @@ class OpenAICompatibleBackend:
                 if attempt < self.max_retries:
                     self.retries_done += 1
                     delay = self._backoff(attempt, retry_after)
-                    log.warning("openai: %s; retry %d/%d in %.2f s", last_error, attempt + 1,
-                                self.max_retries, delay)
+                    # handled, so INFO (shown with -v); only the final failure is an error
+                    log.info("openai: %s; retry %d/%d in %.2f s", last_error, attempt + 1,
+                             self.max_retries, delay)
                     await asyncio.sleep(delay)
         raise OpenAIServerError(f"gave up after {self.max_retries} retries: {last_error}")
 
