@@ -324,6 +324,25 @@ def test_unreachable_server_is_one_line_and_exit_1(command: list[str],
     assert "secret-pw" not in res.output
 
 
+@pytest.mark.parametrize("command", [
+    ["db", "push", str(REPO / "examples" / "heber_results.jsonl"), "--store", "neo4j"],
+    ["db", "cypher", "MATCH (n) RETURN count(n) AS n", "--store", "neo4j"],
+])
+def test_unreachable_bolt_server_is_one_line_and_exit_1(command: list[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("neo4j", reason="the neo4j driver is not installed (extra: neo4j)")
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:1")
+    monkeypatch.setenv("NEO4J_PASSWORD", "secret-pw")
+    monkeypatch.delenv("FACTGRAPH_DEBUG", raising=False)
+    t = time.monotonic()
+    res = CliRunner().invoke(cli, command)
+    assert res.exit_code == 1, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Neo4j at 127.0.0.1:1 is unreachable" in lines[0], res.stderr
+    assert "secret-pw" not in res.output
+    assert time.monotonic() - t < 20  # one connection attempt, not 30 s of retried transactions
+
+
 def test_wrong_password_is_named_as_such(tmp_path: Path, clean_push: FalkorDBServer,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FALKORDB_URL", f"redis://:wrong@127.0.0.1:{clean_push.port}")

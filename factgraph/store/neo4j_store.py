@@ -36,6 +36,13 @@ class Neo4jStore:
         self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
         self.database = database
         self.address = uri.split("@")[-1]  # no credentials, should a URI carry any
+        # Fail now, once, when the server is unreachable or refuses the credentials: a
+        # transaction would retry for 30 s before giving the same answer.
+        try:
+            self._driver.verify_connectivity()
+        except BaseException:
+            self._driver.close()
+            raise
 
     def run(
         self, cypher: str, params: Mapping[str, Any] | None = None, write: bool = False
