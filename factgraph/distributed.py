@@ -25,6 +25,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -161,8 +163,15 @@ class RayExecutor(Generic[T]):
         """Connect to (or start) Ray; True when this call started it (and must shut it down)."""
         if ray.is_initialized():
             return False
+        # Ray's core installs its own SIGTERM handler (log and exit); keep the batch runner's
+        # (stop after the running inputs, write them, exit 130).
+        main = threading.current_thread() is threading.main_thread()
+        kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
         ray.init(address=self.address, include_dashboard=False, logging_level=logging.WARNING,
                  log_to_driver=False)
+        for signum, handler in kept.items():
+            if handler is not None:
+                signal.signal(signum, handler)
         return True
 
     def _worker_count(self, ray: Any, groups: int) -> int:

@@ -2,9 +2,11 @@
 OpenAI-compatible endpoint whose replies are scripted (tests/ray_support.py).
 
 Checked: the results equal the local executor's line for line (sorted by id, trace latencies
-aside) with the same model calls (context built once per query); a worker actor killed mid-run
-and a driver SIGKILLed mid-run and resumed both leave every input exactly once; Ray stays
-optional (no import by the core or other commands; a missing extra is one line and exit 2).
+aside) with the same model calls (context built once per query); a worker actor killed mid-run,
+and a driver SIGTERMed (clean stop, exit 130), then SIGKILLed mid-run and resumed, leave every
+input exactly once; Ray stays optional (no import by the core or other commands; a missing
+extra is one line and exit 2); bad setups (a worker that cannot start, more GPUs than the
+cluster has) are one-line errors.
 """
 
 from __future__ import annotations
@@ -153,18 +155,29 @@ def test_a_sigkilled_driver_resumes_with_every_input_once(
     cmd = [sys.executable, "-m", "factgraph", "batch", str(inputs), "-o", str(out), "--resume",
            "--model", f"openai:m@{url}", *NLI_ARGS, *RAY_ARGS, "--ray-address", ray_address,
            "--no-progress"]
-    env = {**os.environ, "RAY_DEDUP_LOGS": "0"}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while proc.poll() is None and time.monotonic() < deadline and count_lines(out) < 16:
-        time.sleep(0.005)
-    assert proc.poll() is None, "the run finished before it could be killed"
-    proc.send_signal(signal.SIGKILL)  # mid-run: inputs in flight on the actors, maybe mid-write
+
+    def start_and_wait_for(lines: int) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline and count_lines(out) < lines:
+            time.sleep(0.005)
+        assert proc.poll() is None, "the run finished before it could be stopped"
+        return proc
+
+    # SIGTERM: Ray's own handler must not win; the runner stops, writes what ran, exits 130.
+    proc = start_and_wait_for(4)
+    proc.send_signal(signal.SIGTERM)
+    stdout, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "stopped by SIGTERM" in stdout, stdout
+    assert 4 <= count_lines(out) < 48
+    # SIGKILL mid-run: inputs in flight on the actors, maybe mid-write.
+    proc = start_and_wait_for(count_lines(out) + 12)
+    proc.send_signal(signal.SIGKILL)
     proc.wait()
     done_before = count_lines(out)
     assert 16 <= done_before < 48
-    final = subprocess.run([*cmd, "--output", "json"], cwd=ROOT, env=env, capture_output=True,
+    final = subprocess.run([*cmd, "--output", "json"], cwd=ROOT, capture_output=True,
                            text=True, timeout=180)
     assert final.returncode == 0, final.stderr[-2000:]
     summary = json.loads(final.stdout)
