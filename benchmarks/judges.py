@@ -194,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                 score_of = lambda ev, c=cutoff: per_fact_score(ev, c)  # noqa: E731
                 n_dev = len({e.id for e in dev_evs} & {i.input.id for i in dev_items})
                 note = f"coverage_cutoff {cutoff} tuned on {n_dev} dev answers (max kappa)"
-        test_items = test[:n]
+        # score-only: every test answer the results file holds (e.g. an earlier run's sample)
+        test_items = test if args.score_only else test[:n]
         path = runs / f"{judge}-test.jsonl"
         evs = _read(path) if args.score_only else run_items(
             judge, args.model, test_items, path, stop_at, extra)

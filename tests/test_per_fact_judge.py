@@ -35,9 +35,9 @@ P_YES = {
 
 
 def _field(text: str, name: str) -> str:
-    for block in text.split("\n\n"):
-        if block.startswith(f"{name}:"):
-            return block[len(name) + 1:].strip()
+    for line in text.splitlines():
+        if line.startswith(f"{name}:"):
+            return line[len(name) + 1:].strip()
     raise AssertionError(f"no {name} in {text!r}")
 
 
@@ -54,14 +54,15 @@ class Judge:
             self.fact_calls += 1
             text = user.split("TEXT:\n", 1)[1].strip()
             return json.dumps({"facts": FACTS[text]})
-        assert system.startswith("You check whether a RESPONSE says a FACT")
+        assert system.startswith("You compare a PREMISE with a HYPOTHESIS")
         self.coverage_params.append(params)
         if self.answer is not None:
             return self.answer, None
-        response, fact = _field(user, "RESPONSE"), _field(user, "FACT")
+        response, fact = _field(user, "PREMISE"), _field(user, "HYPOTHESIS")
         p = P_YES.get((response, fact), 0.05)
         top = {"yes": math.log(p * 0.9), "Yes": math.log(p * 0.1),
-               "no": math.log((1 - p) * 0.95), "The": math.log(0.001)}
+               "no": math.log((1 - p) * 0.6), "unknown": math.log((1 - p) * 0.35),
+               "The": math.log(0.001)}
         best = max(top, key=lambda k: top[k])
         return best, [TokenLogprob(token=best, logprob=top[best], top=top)]
 
@@ -89,7 +90,7 @@ def test_per_fact_scores_from_probabilities_and_reuses_facts() -> None:
     assert facts["The Varn tunnel is 4.2 kilometres long."].metadata["sources"] == [
         "context1", "context2"]
     p = {t: s.metadata["p_covered"] for t, s in facts.items()}
-    # P(yes) = m_yes / (m_yes + m_no): "yes" + "Yes" against "no"; "The" is ignored
+    # P(yes) = m_yes / (m_yes + m_no + m_unknown): "yes" + "Yes" against "no"; "The" ignored
     assert p["The Varn tunnel is 4.2 kilometres long."] == pytest.approx(
         0.9 / (0.9 + 0.95 * 0.1), abs=1e-6)
     assert p["The Varn tunnel opened in 1987."] == pytest.approx(0.6 / (0.6 + 0.95 * 0.4),

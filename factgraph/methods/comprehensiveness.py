@@ -94,7 +94,7 @@ class ComprehensivenessOptions(BaseModel):
     coverage_samples: int = Field(1, ge=1, le=16,
                                   description="E2E per-fact self-consistency: ask each fact k "
                                               "times at temperature 1 and average (k× cost).")
-    max_facts_per_text: int = Field(12, ge=1, description="E2E per-fact: facts kept per text.")
+    max_facts_per_text: int = Field(8, ge=1, description="E2E per-fact: facts kept per text.")
     grounding_min_overlap: float | None = Field(
         0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
                                          "in its own text less than this share (None: keep).")

@@ -61,7 +61,7 @@ def _normal(text: str) -> str:
 
 
 def extract_context_facts(
-    session: ModelSession, query: str, texts: Mapping[str, str], max_facts: int = 12,
+    session: ModelSession, query: str, texts: Mapping[str, str], max_facts: int = 8,
     min_overlap: float | None = 0.5, stage: str = "facts",
 ) -> list[ContextFact] | None:
     """The grounded, de-duplicated facts of ``texts`` (keys kept as sources), in text order.

@@ -1,15 +1,17 @@
-"""Per-fact coverage: one small yes/no question per (response, fact) — "does the response state
-or imply this fact?" — answered with a single generated token.
+"""Per-fact coverage: one small question per (response, fact) — "does the response show this
+fact true?" — answered with a single generated token.
 
-The probability of "yes" is read from the first token's top log-probabilities:
-``P(yes) = m_yes / (m_yes + m_no)`` with ``m_w`` the summed probability of the top tokens that
-spell the start of ``w`` (any case, surrounding spaces ignored). Without log-probabilities the
-token itself gives 1.0 / 0.0; an answer that is neither is ``None`` and recorded as a parse
-failure, never read as "no". With ``samples = k > 1`` (self-consistency) the question is asked
+The question is the project's NLI prompt (``factgraph/prompts/nli.toml``: yes / no / unknown,
+the wording measured to work with a 1.5B model) with the response as premise and the fact as
+hypothesis. The probability that the response covers the fact is read from the first token's top
+log-probabilities: ``P(yes) = m_yes / (m_yes + m_no + m_unknown)`` with ``m_w`` the summed
+probability of the top tokens that spell the start of ``w`` (any case, surrounding spaces
+ignored). Without log-probabilities the token itself gives 1.0 / 0.0; an answer that is none of
+the three is ``None`` and recorded as a parse failure, never read as "no". With ``samples = k > 1`` (self-consistency) the question is asked
 k times at temperature 1 with seeds 0..k−1 and the probability is the mean of the k
 per-sample values (the share of "yes" votes where no log-probabilities come back); it costs k
-calls per fact. The response comes first in the prompt, so engines with prefix caching reuse
-it across the facts of one response.
+calls per fact. The response (premise) comes before the fact in the prompt, so engines with
+prefix caching (llama.cpp, vLLM) reuse it across the facts of one response.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def _word(token: str) -> str | None:
         return "yes"
     if t in ("n", "no"):
         return "no"
+    if len(t) >= 2 and "unknown".startswith(t):
+        return "unknown"
     return None
 
 
@@ -38,13 +42,13 @@ def p_yes(gen: Generation) -> float | None:
     if gen.logprobs:
         first = gen.logprobs[0]
         top = dict(first.top) or {first.token: first.logprob}
-        mass = {"yes": 0.0, "no": 0.0}
+        mass = {"yes": 0.0, "no": 0.0, "unknown": 0.0}
         for token, lp in top.items():
             w = _word(token)
             if w:
                 mass[w] += math.exp(lp)
-        if mass["yes"] + mass["no"] > 0:
-            return mass["yes"] / (mass["yes"] + mass["no"])
+        if sum(mass.values()) > 0:
+            return mass["yes"] / sum(mass.values())
     w = _word(gen.text.split()[0]) if gen.text.split() else None
     return None if w is None else float(w == "yes")
 
@@ -58,9 +62,9 @@ def coverage_probabilities(
         raise ValueError("samples must be at least 1")
     if not facts:
         return []
-    p = load_prompt("fact_coverage")
+    p = load_prompt("nli")
     shown = clip_text(session, "response", response)
-    chats = [p.messages(response=shown, fact=f) for f in facts]
+    chats = [p.messages(premise=shown, hypothesis=f) for f in facts]
     runs: list[list[float | None]] = []
     for k in range(samples):
         update: dict[str, object] = {"max_tokens": 1, "top_logprobs": top_logprobs,
@@ -74,7 +78,7 @@ def coverage_probabilities(
         for n, (g, value) in enumerate(zip(gens, runs[-1], strict=True)):
             if value is None:
                 session.failures.append(ParseFailure(
-                    stage=stage, item=f"fact {n + 1}", error=f"not yes/no: {g.text[:40]!r}",
+                    stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
                     attempts=1, trace_id=g.trace.id))
     out: list[float | None] = []
     for values in zip(*runs, strict=True):
