@@ -7,11 +7,13 @@ hypothesis. The probability that the response covers the fact is read from the f
 log-probabilities: ``P(yes) = m_yes / (m_yes + m_no + m_unknown)`` with ``m_w`` the summed
 probability of the top tokens that spell the start of ``w`` (any case, surrounding spaces
 ignored). Without log-probabilities the token itself gives 1.0 / 0.0; an answer that is none of
-the three is ``None`` and recorded as a parse failure, never read as "no". With ``samples = k > 1`` (self-consistency) the question is asked
-k times at temperature 1 with seeds 0..k−1 and the probability is the mean of the k
-per-sample values (the share of "yes" votes where no log-probabilities come back); it costs k
-calls per fact. The response (premise) comes before the fact in the prompt, so engines with
-prefix caching (llama.cpp, vLLM) reuse it across the facts of one response.
+the three is ``None`` and recorded as a parse failure, never read as "no".
+
+With ``samples = k > 1`` (self-consistency) the question is asked k times at temperature 1 with
+seeds 0..k−1 and the probability is the mean of the k per-sample values (the share of "yes"
+votes where no log-probabilities come back); it costs k calls per fact. The response (premise)
+comes before the fact in the prompt, so engines with prefix caching (llama.cpp, vLLM) reuse it
+across the facts of one response.
 """
 
 from __future__ import annotations
