@@ -163,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown judges {unknown}; known: {sorted(JUDGES)}", file=sys.stderr)
         return 2
     ns = [int(x) for x in args.n.split(",")]
-    ns = ns * len(judges) if len(ns) == 1 else ns
+    ns = ns * len(judges) if len(ns) == 1 else ns[: len(judges)]
+    if len(ns) < len(judges):
+        print(f"--n gives {len(ns)} numbers for {len(judges)} judges", file=sys.stderr)
+        return 2
     stop_at = None
     if args.stop_at:
         h, m = (int(x) for x in args.stop_at.split(":"))
@@ -195,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                 n_dev = len({e.id for e in dev_evs} & {i.input.id for i in dev_items})
                 note = f"coverage_cutoff {cutoff} tuned on {n_dev} dev answers (max kappa)"
         # score-only: every test answer the results file holds (e.g. an earlier run's sample)
-        test_items = test if args.score_only else test[:n]
+        test_items = split_items(items, "test") if args.score_only else test[:n]
         path = runs / f"{judge}-test.jsonl"
         evs = _read(path) if args.score_only else run_items(
             judge, args.model, test_items, path, stop_at, extra)

@@ -152,3 +152,9 @@ def test_grounding_overlap() -> None:
     assert grounding_overlap("The Varn tunnel is 4.2 kilometres long.", TEXT1) == 1.0
     assert grounding_overlap("The Varn tunnel is 6 kilometres long.", TEXT1) == 0.0  # number
     assert grounding_overlap("Bananas grow in Ecuador.", TEXT1) == 0.0
+
+
+def test_grounding_reads_spelled_out_numbers() -> None:
+    text = 'The Very pistol is of one inch bore (26.5mm), now known as "Calibre 4".'
+    assert grounding_overlap("The Very pistol has a bore of 1 inch (26.5mm).", text) == 1.0
+    assert grounding_overlap("The Very pistol has a bore of 2 inches.", text) == 0.0

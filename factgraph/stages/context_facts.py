@@ -39,14 +39,24 @@ class ContextFact(BaseModel):
     sources: list[str] = Field(description="Keys of the texts that gave this fact.")
 
 
+NUMBER_WORDS = {w: str(n) for n, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"])}
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?", text.lower())
+    """Content words: ≥3 letters or a number (spelled-out numbers up to twenty as digits)."""
+    words = [NUMBER_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?",
+                                                        text.lower())]
+    return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
 
 
 def grounding_overlap(fact: str, source: str) -> float:
-    """Share of the fact's content words (≥3 letters or a number, no stop word) found in the
-    source text; a number missing from the source makes it 0. No content word: 0."""
+    """Share of the fact's content words (≥3 letters or a number, no stop word; "one" = "1")
+    found in the source text; a number missing from the source makes it 0. No content word:
+    0."""
     fact_words = _words(fact)
     if not fact_words:
         return 0.0
