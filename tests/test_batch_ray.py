@@ -110,6 +110,29 @@ def test_ray_results_equal_local_ones(ray_address: str, inputs: Path,
     assert not out.with_name("ray.jsonl.failures.jsonl").exists()
 
 
+def test_actors_spread_over_several_endpoints(ray_address: str, inputs: Path,
+                                             local_run: dict[str, Any], tmp_path: Path) -> None:
+    out = tmp_path / "ray.jsonl"
+    with serve_with_latency(nli_router(), 0.0) as (url1, served1), \
+            serve_with_latency(nli_router(), 0.0) as (url2, served2):
+        res = batch(inputs, out, f"{url1},{url2}", *RAY_ARGS)
+        assert res.exit_code == 0, res.output
+        # each actor talks to its own server; together they answered what one server did
+        assert served1.requests > 0 and served2.requests > 0
+        assert served1.requests + served2.requests == local_run["requests"]
+    assert normalised_results(out) == local_run["rows"]
+
+
+def test_split_endpoints() -> None:
+    from factgraph.distributed import split_endpoints
+
+    assert split_endpoints("openai:m@http://a/v1, http://b/v1") == [
+        "openai:m@http://a/v1", "openai:m@http://b/v1"]
+    assert split_endpoints("openai:m@http://a/v1") == ["openai:m@http://a/v1"]
+    assert split_endpoints("vllm:/models/q") == ["vllm:/models/q"]
+    assert split_endpoints(None) == [None]
+
+
 def test_a_killed_worker_is_replaced_and_every_input_written_once(
         ray_address: str, inputs: Path, endpoint: tuple[str, Any], local_run: dict[str, Any],
         tmp_path: Path) -> None:
@@ -187,6 +210,22 @@ def test_a_sigkilled_driver_resumes_with_every_input_once(
     assert len(ids) == len(set(ids)) == 48
     got = normalised_results(out, ignore_reuse=True)
     assert got == local_run["rows_any_reuse"], differences(got, local_run["rows_any_reuse"])[:5]
+
+
+@pytest.mark.slow
+def test_without_an_address_a_local_instance_is_started(inputs: Path, local_run: dict[str, Any],
+                                                        endpoint: tuple[str, Any],
+                                                        tmp_path: Path) -> None:
+    url, _ = endpoint
+    out = tmp_path / "results.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "factgraph", "batch", str(inputs), "-o", str(out), "--model",
+         f"openai:m@{url}", *NLI_ARGS, "--executor", "ray", "--cpus-per-worker", "0.5",
+         "--output", "json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["ran"] == 48
+    assert normalised_results(out) == local_run["rows"]
 
 
 def test_a_worker_that_cannot_start_is_a_one_line_error(ray_address: str, inputs: Path,
