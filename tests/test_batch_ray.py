@@ -251,6 +251,9 @@ def test_ray_flags_need_the_ray_executor(inputs: Path, tmp_path: Path) -> None:
                                    "--model", "openai:m@http://127.0.0.1:9/v1", "--workers",
                                    "2"])
     assert res.exit_code == 2 and "--workers needs --executor ray" in res.output
+    res = CliRunner().invoke(cli, ["batch", str(inputs), "-o", str(tmp_path / "r.jsonl"),
+                                   "--model", "openai:m@http://127.0.0.1:9/v1,http://[::1]:9/v1"])
+    assert res.exit_code == 2 and "several endpoints: that needs --executor ray" in res.output
 
 
 def run_without_ray(code: str) -> subprocess.CompletedProcess[str]:

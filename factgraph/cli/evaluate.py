@@ -314,6 +314,10 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
     if executor == "local" and any(v is not None for v in ray_flags.values()):
         given = ", ".join(k for k, v in ray_flags.items() if v is not None)
         raise UserError(f"{given} needs --executor ray")
+    model_spec = kw.get("model") or ""
+    if executor == "local" and model_spec.startswith("openai:") and "," in model_spec:
+        raise UserError("--model names several endpoints: that needs --executor ray "
+                        "(one endpoint per actor)")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
     show = sys.stderr.isatty() if progress is None else progress
     expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
