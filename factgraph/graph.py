@@ -35,6 +35,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Protocol
 
 import numpy as np
@@ -88,19 +90,17 @@ class GraphTable:
     @classmethod
     def from_graph(cls, graph: FactGraph) -> GraphTable:
         """The array form of a validated FactGraph (its ids are unique and its edges resolve)."""
-        index = {s.id: i for i, s in enumerate(graph.statements)}
+        position = {s.id: i for i, s in enumerate(graph.statements)}.__getitem__
         rels = graph.relations
         m = len(rels)
-        return cls(
+        return cls(  # C-level loops (map over attrgetter): no Python frame per relation
             query=graph.query,
             statements=graph.statements,
-            src=np.fromiter((index[r.src] for r in rels), dtype=np.int64, count=m),
-            dst=np.fromiter((index[r.dst] for r in rels), dtype=np.int64, count=m),
-            is_entails=np.fromiter((r.label is RelationLabel.entails for r in rels),
-                                   dtype=bool, count=m),
-            probability=np.fromiter(
-                (np.nan if r.probability is None else r.probability for r in rels),
-                dtype=np.float64, count=m),
+            src=np.fromiter(map(position, map(attrgetter("src"), rels)), dtype=np.int64, count=m),
+            dst=np.fromiter(map(position, map(attrgetter("dst"), rels)), dtype=np.int64, count=m),
+            is_entails=np.fromiter(map(is_, map(attrgetter("label"), rels),
+                                       repeat(RelationLabel.entails)), dtype=bool, count=m),
+            probability=np.array(list(map(attrgetter("probability"), rels)), dtype=np.float64),
         )
 
     def entailment_edges(self, min_probability: float | None = None) -> tuple[IntArray, IntArray]:
