@@ -95,8 +95,11 @@ def run_items(judge: str, model: str, items: list[LabelledInput], path: Path,
             if stop_at is not None and time.time() >= stop_at:
                 log.warning("%s: stop time reached", judge)
                 break
-            BatchRunner(evaluator, path, resume=True, progress=False).run(
+            summary = BatchRunner(evaluator, path, resume=True, progress=False).run(
                 [(it.input.id, it.input)])
+            if summary.stopped_by_signal:
+                log.warning("%s: stopped by %s", judge, summary.stopped_by_signal)
+                raise SystemExit(130)
     return _read(path)
 
 

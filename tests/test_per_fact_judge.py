@@ -158,3 +158,9 @@ def test_grounding_reads_spelled_out_numbers() -> None:
     text = 'The Very pistol is of one inch bore (26.5mm), now known as "Calibre 4".'
     assert grounding_overlap("The Very pistol has a bore of 1 inch (26.5mm).", text) == 1.0
     assert grounding_overlap("The Very pistol has a bore of 2 inches.", text) == 0.0
+
+
+def test_grounding_reads_ordinals() -> None:
+    text = "Paul McCole was born on 1 February 1972 in Castlemilk."
+    assert grounding_overlap("Paul McCole was born on the 1st February.", text) == 1.0
+    assert grounding_overlap("Paul McCole was born on the 10th February.", text) == 0.0

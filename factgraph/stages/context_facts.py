@@ -46,9 +46,10 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate([
 
 
 def _words(text: str) -> list[str]:
-    """Content words: ≥3 letters or a number (spelled-out numbers up to twenty as digits)."""
-    words = [NUMBER_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?",
-                                                        text.lower())]
+    """Content words: ≥3 letters or a number (spelled-out numbers up to twenty as digits,
+    ordinals as their number)."""
+    plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text.lower())  # 1st -> 1
+    words = [NUMBER_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?", plain)]
     return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
 
