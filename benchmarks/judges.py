@@ -13,7 +13,8 @@ per-fact judge's ``P(yes)`` cut-off is the one that maximises κ on ``--dev-n`` 
 applied unchanged to test. Columns: n, LMR (strict), κ [BCa 95% CI], balanced accuracy
 [BCa 95% CI], the majority-class baseline of the same items (the LMR of a constant judge),
 undefined scores, and per answer the distinct model calls, generated tokens and model seconds
-(sums over distinct call traces; per-question work shared across answers is counted once).
+(sums over distinct call traces; per-question work shared across answers is counted once; a
+call answered from the cache counts with the latency it had when first made).
 A judge card per judge goes to ``RUNS/<judge>.card.json``. ``--stop-at HH:MM`` (UTC) ends a run
 cleanly at that time; the table reports the n actually reached.
 
@@ -129,7 +130,8 @@ def cost_per_answer(evaluations: list[Evaluation]) -> tuple[float, float, float]
             seen.setdefault(t.id, t)
     n = max(len(evaluations), 1)
     tokens = sum(t.usage.get("completion_tokens", 0) for t in seen.values())
-    seconds = sum(t.latency_s or 0.0 for t in seen.values() if not t.cached)
+    # a cached trace keeps the latency of the call that first produced it
+    seconds = sum(t.latency_s or 0.0 for t in seen.values())
     return len(seen) / n, tokens / n, seconds / n
 
 
