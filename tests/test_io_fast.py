@@ -250,8 +250,8 @@ def test_validate_reads_graph_files_through_the_fast_path(tmp_path: Path,
 
 def test_report_writes_views_while_reading_and_keeps_no_traces(tmp_path: Path,
                                                                example_graph_path: Path) -> None:
-    from factgraph.cli.view import _for_report
     from factgraph.models import Trace
+    from factgraph.viz.report import ReportBuilder
 
     graph = load_graph(example_graph_path)
     evs = [Evaluation(id=f"e{i}", method="nli", model=f"m{i % 2}", graph=graph,
@@ -266,8 +266,10 @@ def test_report_writes_views_while_reading_and_keeps_no_traces(tmp_path: Path,
         "e0.html", "e1.html", "e2.html"]
     page = (tmp_path / "rep.html").read_text()
     assert all(f"rep_views/e{i}.html" in page for i in range(3))
-    slim = _for_report(evs[0])
-    assert slim.traces == [] and slim.graph == evs[0].graph and evs[0].traces
+    kept = ReportBuilder()
+    kept.add(evs[0])  # what the report keeps of an evaluation: a small row, no Evaluation
+    assert not any(isinstance(x, Evaluation) for x in vars(kept).values())
+    assert kept.rows[0].id == "e0" and evs[0].traces
 
 
 @pytest.mark.db

@@ -78,12 +78,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80] or "evaluation"
 
 
-def _for_report(ev: Evaluation) -> Evaluation:
-    """The parts of an Evaluation the report reads (scores, graph, ids), without the model-call
-    traces, verdicts and parse failures that make up most of a results line."""
-    return ev.model_copy(update={"traces": [], "verdicts": [], "parse_failures": []})
-
-
 @click.command("report")
 @click.argument("results", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False))
@@ -96,15 +90,15 @@ def _for_report(ev: Evaluation) -> Evaluation:
 def report_cmd(results: str, out: str, views: bool, title: str, judge_card: str | None) -> None:
     """Write an HTML report (tables, plots, basis lists) over RESULTS (an Evaluation JSONL)."""
     from factgraph.meta_eval import card_of, read_judge_card
-    from factgraph.viz.report import render_report
+    from factgraph.viz.report import ReportBuilder, write_report
     from factgraph.viz.view import render_view
 
     given = read_judge_card(judge_card) if judge_card else None
     cards: dict[str, str] = {}
 
     # One pass over the file: each evaluation's view is written as it is read, and the report
-    # keeps only what it shows (no traces, verdicts or parse failures: the bulk of a line).
-    evaluations: list[Evaluation] = []
+    # keeps a small row per evaluation and the matrices' cell states, never the Evaluations.
+    report = ReportBuilder()
     links: dict[str, str] = {}
     folder = Path(out).with_suffix("").name + "_views"
     used: set[str] = set()
@@ -122,7 +116,7 @@ def report_cmd(results: str, out: str, views: bool, title: str, judge_card: str 
         own = given or card_of(ev)
         if own is not None:
             cards.setdefault(own.one_line(), own.one_line())
-        evaluations.append(_for_report(ev))
-    _write(out, render_report(evaluations, view_links=links, title=title,
-                              judge_cards=list(cards)))
-    click.echo(json.dumps({"report": out, "evaluations": len(evaluations), "views": len(links)}))
+        report.add(ev)
+        del ev  # the loop variable would keep the last Evaluation alive while writing
+    write_report(out, report, view_links=links, title=title, judge_cards=list(cards))
+    click.echo(json.dumps({"report": out, "evaluations": len(report), "views": len(links)}))

@@ -22,12 +22,14 @@ from __future__ import annotations
 import html
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
-from factgraph.graph import analyze
+from factgraph.graph import Coverage, analyze
 from factgraph.models import Evaluation, Origin
 from factgraph.store.records import query_id, statement_node_id
 
@@ -117,11 +119,128 @@ def _query_text(ev: Evaluation) -> str:
     return ev.query or ev.graph.query
 
 
-def _column(ev: Evaluation) -> MatrixColumn:
-    s = ev.scores.get("comprehensiveness")
-    return MatrixColumn(evaluation_id=ev.id, response_id=ev.response_id or ev.id,
-                        model=ev.model or "(unknown model)", method=ev.method,
-                        comprehensiveness=s if s is not None else analyze(ev.graph).score)
+@dataclass(frozen=True, slots=True)
+class ResponseCells:
+    """What a coverage matrix keeps of one Evaluation: its column and, per database statement
+    id of its context statements, the cell state and the local statement id to open."""
+
+    sort_key: tuple[str, str, str]
+    column: tuple[str, str, str, str, float | None]  # the MatrixColumn fields, in order
+    states: dict[str, tuple[CellState, str]]
+
+
+class MatrixBuilder:
+    """The coverage matrix of one query, folded one Evaluation at a time.
+
+    Keeps per response only its :class:`ResponseCells` (a few hundred bytes per context
+    statement) and per distinct context fact its texts, sources and equivalence class, so the
+    Evaluations themselves can be dropped as they are read. :func:`coverage_matrix` is this
+    builder over a list.
+    """
+
+    def __init__(self, query: str) -> None:
+        self.query = query
+        self.query_id = query_id(query)
+        self._union = _UnionFind()
+        self._texts: dict[str, Counter[str]] = defaultdict(Counter)
+        self._sources: dict[str, set[str]] = defaultdict(set)
+        self._responses: list[ResponseCells] = []
+        # One object per distinct string / (state, local id) pair, shared by every response.
+        self._shared: dict[object, object] = {}
+
+    def __len__(self) -> int:
+        return len(self._responses)
+
+    @property
+    def has_rows(self) -> bool:
+        """Whether the matrix will have a row (some response holds a context statement)."""
+        return bool(self._texts)
+
+    def _share(self, x: Any) -> Any:
+        return self._shared.setdefault(x, x)
+
+    def add(self, ev: Evaluation, coverage: Coverage | None = None) -> None:
+        """Fold in one Evaluation of this query (``coverage``: ``analyze(ev.graph)``, when the
+        caller has it already). Raises ValueError for an Evaluation of another query."""
+        if _query_text(ev) != self.query:
+            raise ValueError("a coverage matrix is per query; got 2 queries")
+        cov = coverage if coverage is not None else analyze(ev.graph)
+        a = cov.arrays
+        # Plain lists: indexing numpy arrays one element at a time is slow in a loop.
+        covered, basis = a.is_covered.tolist(), a.is_basis.tolist()
+        component_state = [CellState.covered if covered[c] else
+                           CellState.basis if basis[c] else CellState.uncovered
+                           for c in range(a.n_components)]
+        by_component: dict[int, list[str]] = defaultdict(list)
+        states: dict[str, tuple[CellState, str]] = {}
+        context, share = Origin.context, self._share
+        for s, c in zip(ev.graph.statements, a.component.tolist(), strict=True):
+            if s.origin is not context:
+                continue
+            node = share(statement_node_id(ev, self.query_id, s))
+            by_component[c].append(node)
+            self._texts[node][s.text] += 1
+            self._sources[node].add(s.source_id or "")
+            mine = share((component_state[c], share(s.id)))
+            old = states.get(node)
+            states[node] = mine if old is None else _better(old, mine) or mine
+        for members in by_component.values():
+            self._union.find(members[0])
+            for m in members[1:]:
+                self._union.union(members[0], m)
+        s_score = ev.scores.get("comprehensiveness")
+        model, rid = ev.model or "(unknown model)", ev.response_id or ev.id
+        self._responses.append(ResponseCells(
+            sort_key=(share(ev.model or ""), rid, ev.id),
+            column=(ev.id, rid, share(model), share(ev.method),
+                    s_score if s_score is not None else cov.score),
+            states=states))
+
+    def build(self) -> CoverageMatrix:
+        """The matrix (see the module docstring for rows, cells and their order)."""
+        responses = sorted(self._responses, key=lambda r: r.sort_key)
+        groups: dict[str, list[str]] = defaultdict(list)
+        for node in sorted(self._texts):
+            groups[self._union.find(node)].append(node)
+        rows = []
+        for root, members in groups.items():
+            counts: Counter[str] = Counter()
+            for m in members:
+                counts.update(self._texts[m])
+            text = min(counts, key=lambda t: (-counts[t], t))  # the engine's representative rule
+            cells = []
+            for r in responses:
+                best: tuple[CellState, str] | None = None
+                for m in members:
+                    best = _better(best, r.states.get(m))
+                cells.append(MatrixCell(state=best[0], statement_id=best[1]) if best
+                             else MatrixCell(state=CellState.absent))
+            rows.append(MatrixRow(key=root, text=text,
+                                  source_ids=sorted(set().union(*(self._sources[m]
+                                                                  for m in members))),
+                                  statement_ids=members, cells=cells))
+        rows.sort(key=lambda r: (r.n_covered, -r.n_basis, r.source_ids, r.text, r.key))
+        columns = [MatrixColumn(evaluation_id=c[0], response_id=c[1], model=c[2], method=c[3],
+                                comprehensiveness=c[4]) for c in (r.column for r in responses)]
+        return CoverageMatrix(query=self.query, query_id=self.query_id, columns=columns,
+                              rows=rows)
+
+
+class MatricesByQuery:
+    """One :class:`MatrixBuilder` per query, in the order the queries first appear."""
+
+    def __init__(self) -> None:
+        self._builders: dict[str, MatrixBuilder] = {}
+
+    def add(self, ev: Evaluation, coverage: Coverage | None = None) -> None:
+        q = _query_text(ev)
+        builder = self._builders.get(q)
+        if builder is None:
+            builder = self._builders[q] = MatrixBuilder(q)
+        builder.add(ev, coverage)
+
+    def builders(self) -> list[MatrixBuilder]:
+        return list(self._builders.values())
 
 
 def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:
@@ -132,63 +251,10 @@ def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:
     queries = {_query_text(ev) for ev in evaluations}
     if len(queries) > 1:
         raise ValueError(f"a coverage matrix is per query; got {len(queries)} queries")
-    query = next(iter(queries), "")
-    qid = query_id(query)
-    evs = sorted(evaluations, key=lambda e: (e.model or "", e.response_id or e.id, e.id))
-
-    union = _UnionFind()
-    # Per evaluation: database statement id -> (cell state, the local statement id to open).
-    seen: list[dict[str, tuple[CellState, str]]] = []
-    texts: dict[str, Counter[str]] = defaultdict(Counter)
-    sources: dict[str, set[str]] = defaultdict(set)
-    context = Origin.context
-    for ev in evs:
-        a = analyze(ev.graph).arrays
-        # Plain lists: indexing numpy arrays one element at a time is slow in a loop.
-        covered, basis = a.is_covered.tolist(), a.is_basis.tolist()
-        component_state = [CellState.covered if covered[c] else
-                           CellState.basis if basis[c] else CellState.uncovered
-                           for c in range(a.n_components)]
-        by_component: dict[int, list[str]] = defaultdict(list)
-        states: dict[str, tuple[CellState, str]] = {}
-        for s, c in zip(ev.graph.statements, a.component.tolist(), strict=True):
-            if s.origin is not context:
-                continue
-            node = statement_node_id(ev, qid, s)
-            by_component[c].append(node)
-            texts[node][s.text] += 1
-            sources[node].add(s.source_id or "")
-            mine = (component_state[c], s.id)
-            old = states.get(node)
-            states[node] = mine if old is None else _better(old, mine) or mine
-        for members in by_component.values():
-            union.find(members[0])
-            for m in members[1:]:
-                union.union(members[0], m)
-        seen.append(states)
-
-    groups: dict[str, list[str]] = defaultdict(list)
-    for node in sorted(texts):
-        groups[union.find(node)].append(node)
-    rows = []
-    for root, members in groups.items():
-        counts: Counter[str] = Counter()
-        for m in members:
-            counts.update(texts[m])
-        text = min(counts, key=lambda t: (-counts[t], t))  # the engine's representative rule
-        cells = []
-        for states in seen:
-            best: tuple[CellState, str] | None = None
-            for m in members:
-                best = _better(best, states.get(m))
-            cells.append(MatrixCell(state=best[0], statement_id=best[1]) if best
-                         else MatrixCell(state=CellState.absent))
-        rows.append(MatrixRow(key=root, text=text,
-                              source_ids=sorted(set().union(*(sources[m] for m in members))),
-                              statement_ids=members, cells=cells))
-    rows.sort(key=lambda r: (r.n_covered, -r.n_basis, r.source_ids, r.text, r.key))
-    return CoverageMatrix(query=query, query_id=qid, columns=[_column(ev) for ev in evs],
-                          rows=rows)
+    builder = MatrixBuilder(next(iter(queries), ""))
+    for ev in evaluations:
+        builder.add(ev)
+    return builder.build()
 
 
 _RANK = {state: rank for rank, state in enumerate(_PRECEDENCE)}
@@ -205,10 +271,10 @@ def _better(old: tuple[CellState, str] | None,
 
 def matrices_by_query(evaluations: Iterable[Evaluation]) -> list[CoverageMatrix]:
     """One coverage matrix per query, in the order the queries first appear."""
-    groups: dict[str, list[Evaluation]] = {}
+    by_query = MatricesByQuery()
     for ev in evaluations:
-        groups.setdefault(_query_text(ev), []).append(ev)
-    return [coverage_matrix(evs) for evs in groups.values()]
+        by_query.add(ev)
+    return [b.build() for b in by_query.builders()]
 
 
 # ---- HTML (static: no script; used by the report and the explorer) ---------------------------

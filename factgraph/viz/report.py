@@ -8,11 +8,14 @@ distribution of comprehensiveness per model (seed 001).
 from __future__ import annotations
 
 import html
+import os
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from statistics import mean
 
-from factgraph.graph import analyze
+from factgraph.graph import Coverage, analyze
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
 from factgraph.viz import svg
@@ -22,97 +25,181 @@ FACT_KEYS = ("S_fact", "icat_fact", "fact_score")
 COVERAGE_KEYS = ("S_coverage", "icat_coverage", "coverage_score")
 
 
-def _first(scores: dict[str, float | None], keys: Sequence[str]) -> float | None:
+def _first(scores: Mapping[str, float | None], keys: Sequence[str]) -> float | None:
     for k in keys:
         if scores.get(k) is not None:
             return scores[k]
     return None
 
 
-def _model(ev: Evaluation) -> str:
-    return ev.model or "(unknown model)"
-
-
 def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] | None = None,
+@dataclass(frozen=True, slots=True)
+class EvaluationRow:
+    """What the report keeps of one Evaluation: what its tables, plots and basis list show."""
+
+    id: str
+    model: str
+    method: str
+    query: str
+    scores: dict[str, float | None]
+    basis: tuple[str, ...] = ()  # texts of the uncovered basis components, in engine order
+    aspects: tuple[tuple[str, bool], ...] = ()  # (aspect text, covered), in statement order
+
+
+def _evaluation_row(ev: Evaluation, coverage: Coverage, share: Callable[[str], str]
+                    ) -> EvaluationRow:
+    covered = {r.dst for r in ev.graph.relations if r.label is RelationLabel.covers}
+    return EvaluationRow(
+        id=ev.id, model=share(ev.model or "(unknown model)"), method=share(ev.method),
+        query=share(ev.query), scores={share(k): v for k, v in ev.scores.items()},
+        basis=tuple(share(c.text) for c in coverage.basis()),
+        aspects=tuple((share(s.text), s.id in covered) for s in ev.graph.statements
+                      if s.kind is StatementKind.aspect))
+
+
+class ReportBuilder:
+    """The report folded one Evaluation at a time: a small :class:`EvaluationRow` per
+    evaluation plus the coverage matrices' per-query state (``MatricesByQuery``), so a results
+    file of any length is reported without holding its Evaluations. :func:`render_report` is
+    this builder over a list."""
+
+    def __init__(self) -> None:
+        from factgraph.viz.matrix import MatricesByQuery
+
+        self.rows: list[EvaluationRow] = []
+        self.matrices = MatricesByQuery()
+        self._strings: dict[str, str] = {}  # one object per repeated text (models, queries, ...)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def _share(self, text: str) -> str:
+        return self._strings.setdefault(text, text)
+
+    def add(self, ev: Evaluation) -> None:
+        coverage = analyze(ev.graph)
+        self.rows.append(_evaluation_row(ev, coverage, self._share))
+        self.matrices.add(ev, coverage)
+
+    def chunks(self, view_links: Mapping[str, str] | None = None,
+               title: str = "factgraph report", judge_cards: Sequence[str] = ()
+               ) -> Iterator[str]:
+        """The report page in pieces (their concatenation is :func:`render_report`'s page);
+        only one query's coverage matrix is built at a time."""
+        e = html.escape
+        page = read_asset("report.html")
+        css = read_asset("report.css") + read_asset("matrix.css")
+        pieces = page.replace("__TITLE__", e(title)).replace("__CSS__", css).split("__BODY__")
+        yield pieces[0]
+        for piece in pieces[1:]:
+            first = True
+            for item in self._body(view_links or {}, title, judge_cards):
+                yield item if first else "\n" + item
+                first = False
+            yield piece
+
+    def _body(self, links: Mapping[str, str], title: str, judge_cards: Sequence[str]
+              ) -> Iterator[str]:
+        """The body's items; the page joins them with newlines."""
+        e = html.escape
+        rows = self.rows
+        cards_html = "".join(f"<p class=judge-card>{e(line)}</p>" for line in judge_cards)
+        by_model: dict[str, list[EvaluationRow]] = defaultdict(list)
+        for r in rows:
+            by_model[r.model].append(r)
+        score_keys = sorted({k for r in rows for k, v in r.scores.items() if v is not None})
+
+        yield from (f"<h1>{e(title)}</h1>",
+                    f"<p>{len(rows)} evaluations of {len(by_model)} models.</p>",
+                    "<h2>Per model</h2>", cards_html,
+                    "<table><tr><th>model</th><th>evaluations</th>")
+        yield from (f"<th>mean {e(k)}</th>" for k in score_keys)
+        yield "<th>mean basis size</th></tr>"
+        for model, group in sorted(by_model.items()):
+            yield f"<tr><td>{e(model)}</td><td class=num>{len(group)}</td>"
+            for k in score_keys:
+                vals = [v for r in group if (v := r.scores.get(k)) is not None]
+                yield f"<td class=num>{_fmt(mean(vals)) if vals else '—'}</td>"
+            yield f"<td class=num>{mean(len(r.basis) for r in group):.1f}</td></tr>"
+        yield "</table>"
+
+        yield from self._matrix_section(links)
+
+        yield "<h2>Plots</h2><div class=plots>"
+        yield _comprehensiveness_plot(by_model)
+        yield _icat_plot(by_model)
+        yield _precision_recall_plot(by_model)
+        yield _aspect_heatmap(by_model)
+        yield "</div>"
+
+        yield ("<h2>Per evaluation</h2>" + cards_html
+               + "<table><tr><th>id</th><th>model</th><th>method</th>")
+        yield from (f"<th>{e(k)}</th>" for k in score_keys)
+        yield "<th>basis</th><th>view</th></tr>"
+        for r in rows:
+            yield f"<tr><td>{e(r.id)}</td><td>{e(r.model)}</td><td>{e(r.method)}</td>"
+            yield from (f"<td class=num>{_fmt(r.scores.get(k))}</td>" for k in score_keys)
+            yield f"<td class=num>{len(r.basis)}</td>"
+            link = links.get(r.id)
+            yield f'<td><a href="{e(link, quote=True)}">graph</a></td>' if link else "<td></td>"
+            yield "</tr>"
+        yield "</table>"
+
+        yield "<h2>Uncovered basis per evaluation</h2>"
+        for r in rows:
+            items = "".join(f"<li>{e(text)}</li>" for text in r.basis) or "<li>(none)</li>"
+            yield (f"<details><summary>{e(r.id)} · {e(r.model)} · "
+                   f"{len(r.basis)} facts to add</summary>"
+                   f"<p class=query>{e(r.query)}</p><ol>{items}</ol></details>")
+
+    def _matrix_section(self, links: Mapping[str, str]) -> Iterator[str]:
+        """One coverage matrix per query with context facts (see factgraph.viz.matrix), built
+        and drawn one at a time; a cell links to its response's view opened at that statement.
+        A single empty item when no query has context facts."""
+        from factgraph.viz.matrix import render_matrix
+
+        builders = [b for b in self.matrices.builders() if b.has_rows]
+        if not builders:
+            yield ""
+            return
+        yield "<h2>Coverage matrix per query</h2>"
+        yield ("<p>Rows: the query's context facts, merged across responses as the fact "
+               "database merges them; columns: responses grouped by model. Facts every response "
+               "misses come first. Click a cell to open that response's graph at the fact.</p>")
+        for b in builders:
+            yield f"<h3 class=query>{html.escape(b.query or '(no query)')}</h3>"
+            yield render_matrix(b.build(), links)
+
+
+def render_report(evaluations: Iterable[Evaluation], view_links: Mapping[str, str] | None = None,
                   title: str = "factgraph report", judge_cards: Sequence[str] = ()) -> str:
     """The report page. ``view_links`` maps evaluation ids to relative URLs of their views;
     ``judge_cards`` (one line each, ``JudgeCard.one_line``) are shown beside every score table
     so a reader sees how far the scores can be trusted."""
-    e = html.escape
-    links = view_links or {}
-    cards_html = "".join(f"<p class=judge-card>{e(line)}</p>" for line in judge_cards)
-    by_model: dict[str, list[Evaluation]] = defaultdict(list)
+    builder = ReportBuilder()
     for ev in evaluations:
-        by_model[_model(ev)].append(ev)
-    score_keys = sorted({k for ev in evaluations for k, v in ev.scores.items() if v is not None})
-    basis = {ev.id: analyze(ev.graph).basis() for ev in evaluations}
-
-    out = [f"<h1>{e(title)}</h1>",
-           f"<p>{len(evaluations)} evaluations of {len(by_model)} models.</p>",
-           "<h2>Per model</h2>", cards_html,
-           "<table><tr><th>model</th><th>evaluations</th>"]
-    out += [f"<th>mean {e(k)}</th>" for k in score_keys]
-    out.append("<th>mean basis size</th></tr>")
-    for model, evs in sorted(by_model.items()):
-        out.append(f"<tr><td>{e(model)}</td><td class=num>{len(evs)}</td>")
-        for k in score_keys:
-            vals = [v for ev in evs if (v := ev.scores.get(k)) is not None]
-            out.append(f"<td class=num>{_fmt(mean(vals)) if vals else '—'}</td>")
-        out.append(f"<td class=num>{mean(len(basis[ev.id]) for ev in evs):.1f}</td></tr>")
-    out.append("</table>")
-
-    out.append(_matrix_section(evaluations, links))
-
-    out.append("<h2>Plots</h2><div class=plots>")
-    out.append(_comprehensiveness_plot(by_model))
-    out.append(_icat_plot(by_model))
-    out.append(_precision_recall_plot(by_model))
-    out.append(_aspect_heatmap(by_model))
-    out.append("</div>")
-
-    out.append("<h2>Per evaluation</h2>" + cards_html
-               + "<table><tr><th>id</th><th>model</th><th>method</th>")
-    out += [f"<th>{e(k)}</th>" for k in score_keys]
-    out.append("<th>basis</th><th>view</th></tr>")
-    for ev in evaluations:
-        out.append(f"<tr><td>{e(ev.id)}</td><td>{e(_model(ev))}</td><td>{e(ev.method)}</td>")
-        out += [f"<td class=num>{_fmt(ev.scores.get(k))}</td>" for k in score_keys]
-        out.append(f"<td class=num>{len(basis[ev.id])}</td>")
-        link = links.get(ev.id)
-        out.append(f'<td><a href="{e(link, quote=True)}">graph</a></td>' if link else "<td></td>")
-        out.append("</tr>")
-    out.append("</table>")
-
-    out.append("<h2>Uncovered basis per evaluation</h2>")
-    for ev in evaluations:
-        items = "".join(f"<li>{e(c.text)}</li>" for c in basis[ev.id]) or "<li>(none)</li>"
-        out.append(f"<details><summary>{e(ev.id)} · {e(_model(ev))} · "
-                   f"{len(basis[ev.id])} facts to add</summary>"
-                   f"<p class=query>{e(ev.query)}</p><ol>{items}</ol></details>")
-    page = read_asset("report.html")
-    css = read_asset("report.css") + read_asset("matrix.css")
-    return page.replace("__TITLE__", e(title)).replace("__CSS__", css) \
-        .replace("__BODY__", "\n".join(out))
+        builder.add(ev)
+    return "".join(builder.chunks(view_links, title, judge_cards))
 
 
-def _matrix_section(evaluations: Sequence[Evaluation], links: dict[str, str]) -> str:
-    """One coverage matrix per query with context facts (see factgraph.viz.matrix); a cell
-    links to its response's view opened at that statement."""
-    from factgraph.viz.matrix import matrices_by_query, render_matrix
-
-    parts = ["<h2>Coverage matrix per query</h2>",
-             "<p>Rows: the query's context facts, merged across responses as the fact database "
-             "merges them; columns: responses grouped by model. Facts every response misses "
-             "come first. Click a cell to open that response's graph at the fact.</p>"]
-    for m in matrices_by_query(evaluations):
-        if m.rows:
-            parts.append(f"<h3 class=query>{html.escape(m.query or '(no query)')}</h3>")
-            parts.append(render_matrix(m, links))
-    return "\n".join(parts) if len(parts) > 2 else ""
+def write_report(path: str | os.PathLike[str], builder: ReportBuilder,
+                 view_links: Mapping[str, str] | None = None, title: str = "factgraph report",
+                 judge_cards: Sequence[str] = ()) -> None:
+    """Write the report page piece by piece (never the whole page in memory), atomically: a
+    temporary file in the same folder, renamed when complete."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for chunk in builder.chunks(view_links, title, judge_cards):
+                f.write(chunk)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _figure(caption: str, chart: str) -> str:
@@ -124,7 +211,7 @@ def _none(caption: str, why: str) -> str:
            "</figcaption></figure>"
 
 
-def _comprehensiveness_plot(by_model: dict[str, list[Evaluation]]) -> str:
+def _comprehensiveness_plot(by_model: dict[str, list[EvaluationRow]]) -> str:
     cap = "Comprehensiveness per model (dots: responses; bar: mean)"
     values = {m: [v for ev in evs if (v := ev.scores.get("comprehensiveness")) is not None]
               for m, evs in sorted(by_model.items())}
@@ -134,7 +221,7 @@ def _comprehensiveness_plot(by_model: dict[str, list[Evaluation]]) -> str:
     return _figure(cap, svg.strip_plot(values, cap, "comprehensiveness S"))
 
 
-def _icat_plot(by_model: dict[str, list[Evaluation]]) -> str:
+def _icat_plot(by_model: dict[str, list[EvaluationRow]]) -> str:
     cap = "ICAT_β over β per model (β < 1 favours factuality, β > 1 coverage)"
     series = {}
     for model, evs in sorted(by_model.items()):
@@ -148,7 +235,7 @@ def _icat_plot(by_model: dict[str, list[Evaluation]]) -> str:
     return _figure(cap, svg.line_chart(series, cap, "β (log scale)", "ICAT_β"))
 
 
-def _precision_recall_plot(by_model: dict[str, list[Evaluation]]) -> str:
+def _precision_recall_plot(by_model: dict[str, list[EvaluationRow]]) -> str:
     cap = "Factual precision vs recall per model (means)"
     points = {}
     for model, evs in sorted(by_model.items()):
@@ -161,18 +248,16 @@ def _precision_recall_plot(by_model: dict[str, list[Evaluation]]) -> str:
     return _figure(cap, svg.scatter(points, cap, "recall", "precision"))
 
 
-def _aspect_heatmap(by_model: dict[str, list[Evaluation]]) -> str:
+def _aspect_heatmap(by_model: dict[str, list[EvaluationRow]]) -> str:
     cap = "Coverage by aspect: share of a model's responses covering each aspect"
     counts: dict[tuple[str, str], list[bool]] = defaultdict(list)
     aspects: list[str] = []
     for model, evs in sorted(by_model.items()):
         for ev in evs:
-            covered = {r.dst for r in ev.graph.relations if r.label is RelationLabel.covers}
-            for s in ev.graph.statements:
-                if s.kind is StatementKind.aspect:
-                    if s.text not in aspects:
-                        aspects.append(s.text)
-                    counts[(model, s.text)].append(s.id in covered)
+            for text, is_covered in ev.aspects:
+                if text not in aspects:
+                    aspects.append(text)
+                counts[(model, text)].append(is_covered)
     if not aspects:
         return _none(cap, "No aspects in these results.")
     values = {k: sum(v) / len(v) for k, v in counts.items()}

@@ -1,0 +1,1 @@
+"""Frozen, list-based copies of the report and the coverage matrix: test oracles."""
