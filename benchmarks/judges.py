@@ -143,7 +143,7 @@ def fmt(v: float | None, ci: tuple[float, float] | None = None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", required=True, help="Text model spec (e.g. openai:NAME@URL).")
+    ap.add_argument("--model", default=None, help="Text model spec (e.g. openai:NAME@URL).")
     ap.add_argument("--judges", default="e2e-per-fact,e2e,nli")
     ap.add_argument("--n", default="60,30,30", help="Test answers per judge (one number, or one "
                                                     "per judge).")
@@ -157,8 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--score-only", action="store_true", help="Ask no model: score what the "
                                                                 "results files hold.")
     ap.add_argument("--markdown", action="store_true", help="Print the table as markdown.")
+    ap.add_argument("--cards", nargs="+", default=None, metavar="CARD",
+                    help="Only print a markdown table of these judge cards.")
     args = ap.parse_args(argv)
+    if args.cards:
+        print(cards_table([Path(c) for c in args.cards]))
+        return 0
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not args.model:
+        print("--model is required (or --cards)", file=sys.stderr)
+        return 2
     if not Path(args.data).exists():
         print(f"no WikiContradict data at {args.data}", file=sys.stderr)
         return 2
@@ -243,6 +251,22 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"model": args.model, "split": "test", "seed": args.seed,
                       "per_question": args.per_question}))
     return 0
+
+
+def cards_table(paths: list[Path]) -> str:
+    """A markdown table of judge cards (what the README's table is built from)."""
+    from factgraph.meta_eval import read_judge_card
+
+    lines = ["| judge | model | split | n | LMR | κ [95% CI] | balanced accuracy [95% CI] "
+             "| majority baseline | undefined | options |", "|" + "---|" * 10]
+    for path in paths:
+        c = read_judge_card(path)
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(c.options.items())) or "-"
+        lines.append(f"| {c.method} | {c.model} | {c.split} | {c.n} | {fmt(c.lmr_strict)} | "
+                     f"{fmt(c.kappa, c.kappa_ci)} | "
+                     f"{fmt(c.balanced_accuracy, c.balanced_accuracy_ci)} | "
+                     f"{fmt(c.majority_baseline)} | {c.undefined} | {opts} |")
+    return "\n".join(lines)
 
 
 def _read(path: Path) -> list[Evaluation]:
