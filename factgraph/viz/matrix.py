@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import html
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.graph import Coverage, analyze
 from factgraph.models import Evaluation, Origin
@@ -56,6 +56,10 @@ class MatrixColumn(BaseModel):
 
 
 class MatrixCell(BaseModel):
+    """Immutable: equal cells of a matrix are one shared object."""
+
+    model_config = ConfigDict(frozen=True)
+
     state: CellState
     statement_id: str | None = Field(
         default=None, description="The statement to open in this response's view (its own id "
@@ -203,6 +207,7 @@ class MatrixBuilder:
         for node in sorted(self._texts):
             groups[self._union.find(node)].append(node)
         rows = []
+        shared: dict[tuple[CellState, str] | None, MatrixCell] = {}  # equal cells: one object
         for root, members in groups.items():
             counts: Counter[str] = Counter()
             for m in members:
@@ -213,8 +218,11 @@ class MatrixBuilder:
                 best: tuple[CellState, str] | None = None
                 for m in members:
                     best = _better(best, r.states.get(m))
-                cells.append(MatrixCell(state=best[0], statement_id=best[1]) if best
-                             else MatrixCell(state=CellState.absent))
+                cell = shared.get(best)
+                if cell is None:
+                    cell = shared[best] = (MatrixCell(state=best[0], statement_id=best[1])
+                                           if best else MatrixCell(state=CellState.absent))
+                cells.append(cell)
             rows.append(MatrixRow(key=root, text=text,
                                   source_ids=sorted(set().union(*(self._sources[m]
                                                                   for m in members))),
@@ -294,7 +302,13 @@ def statement_link(view_url: str, statement_id: str) -> str:
 
 def render_matrix(matrix: CoverageMatrix, view_links: Mapping[str, str] | None = None,
                   max_rows: int | None = None) -> str:
-    """The matrix as an HTML table; every text escaped.
+    """The matrix as an HTML table; every text escaped (see :func:`iter_matrix_html`)."""
+    return "".join(iter_matrix_html(matrix, view_links, max_rows))
+
+
+def iter_matrix_html(matrix: CoverageMatrix, view_links: Mapping[str, str] | None = None,
+                     max_rows: int | None = None) -> Iterator[str]:
+    """The matrix as an HTML table in pieces (a table row each); every text escaped.
 
     ``view_links`` maps evaluation ids to their view URLs: cells then link to the view opened
     at the cell's statement, with its covering path highlighted. ``max_rows`` cuts long
@@ -345,6 +359,8 @@ def render_matrix(matrix: CoverageMatrix, view_links: Mapping[str, str] | None =
             else:
                 out.append(f"{opening[j][cell.state]}{symbol}</td>")
         out.append("</tr>")
+        yield "".join(out)
+        out.clear()
     out.append("</tbody></table>")
     if max_rows is not None and len(matrix.rows) > max_rows:
         out.append(f'<p class="fg-matrix-more">{len(matrix.rows) - max_rows} more rows '
@@ -352,7 +368,7 @@ def render_matrix(matrix: CoverageMatrix, view_links: Mapping[str, str] | None =
     out.append('<p class="fg-matrix-legend">'
                + " ".join(f'<span class="fg-cell {s.value}">{sym}</span> {e(mean)}'
                           for s, (sym, mean) in STATE_LABELS.items()) + "</p></div>")
-    return "".join(out)
+    yield "".join(out)
 
 
 

@@ -95,15 +95,19 @@ class ReportBuilder:
         pieces = page.replace("__TITLE__", e(title)).replace("__CSS__", css).split("__BODY__")
         yield pieces[0]
         for piece in pieces[1:]:
-            first = True
-            for item in self._body(view_links or {}, title, judge_cards):
-                yield item if first else "\n" + item
-                first = False
+            for i, item in enumerate(self._body(view_links or {}, title, judge_cards)):
+                if i:
+                    yield "\n"
+                if isinstance(item, str):
+                    yield item
+                else:
+                    yield from item
             yield piece
 
     def _body(self, links: Mapping[str, str], title: str, judge_cards: Sequence[str]
-              ) -> Iterator[str]:
-        """The body's items; the page joins them with newlines."""
+              ) -> Iterator[str | Iterator[str]]:
+        """The body's items, joined by newlines on the page; an item given as an iterator is
+        written piece by piece (a coverage matrix, row by row)."""
         e = html.escape
         rows = self.rows
         cards_html = "".join(f"<p class=judge-card>{e(line)}</p>" for line in judge_cards)
@@ -155,11 +159,11 @@ class ReportBuilder:
                    f"{len(r.basis)} facts to add</summary>"
                    f"<p class=query>{e(r.query)}</p><ol>{items}</ol></details>")
 
-    def _matrix_section(self, links: Mapping[str, str]) -> Iterator[str]:
+    def _matrix_section(self, links: Mapping[str, str]) -> Iterator[str | Iterator[str]]:
         """One coverage matrix per query with context facts (see factgraph.viz.matrix), built
         and drawn one at a time; a cell links to its response's view opened at that statement.
         A single empty item when no query has context facts."""
-        from factgraph.viz.matrix import render_matrix
+        from factgraph.viz.matrix import iter_matrix_html
 
         builders = [b for b in self.matrices.builders() if b.has_rows]
         if not builders:
@@ -171,7 +175,7 @@ class ReportBuilder:
                "misses come first. Click a cell to open that response's graph at the fact.</p>")
         for b in builders:
             yield f"<h3 class=query>{html.escape(b.query or '(no query)')}</h3>"
-            yield render_matrix(b.build(), links)
+            yield iter_matrix_html(b.build(), links)  # built when reached, one at a time
 
 
 def render_report(evaluations: Iterable[Evaluation], view_links: Mapping[str, str] | None = None,
