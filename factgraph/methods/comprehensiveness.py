@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -124,6 +125,24 @@ class ContextStore:
     hits: int = 0
 
 
+def _context_part(session: ModelSession, store: ContextStore | None, key: str,
+                  build: Callable[[], ContextPart]) -> ContextPart:
+    """The context part under ``key``: built once per store, then reused — its traces and
+    parse failures are carried into this session, so every Evaluation keeps them."""
+    part = store.parts.get(key) if store is not None else None
+    if part is None:
+        part = build()
+        if store is not None:
+            store.parts[key] = part
+        return part
+    assert store is not None
+    store.hits += 1
+    session.count("context.reused")
+    session.traces.extend(part.traces)
+    session.failures.extend(part.failures)
+    return part
+
+
 def _doc_keys(documents: list[Document]) -> dict[str, Document]:
     return {f"c{n}": d for n, d in enumerate(documents, 1)}
 
@@ -213,16 +232,8 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
     key = _hash({"query": inp.query, "docs": [(d.id, d.text) for d in inp.documents],
                  "options": options.model_dump(), "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
-    part = context_store.parts.get(key) if context_store is not None else None
-    if part is None:
-        part = _build_context_part(session, inp, options, policy)
-        if context_store is not None:
-            context_store.parts[key] = part
-    else:
-        context_store.hits += 1  # type: ignore[union-attr]
-        session.count("context.reused")
-        session.traces.extend(part.traces)
-        session.failures.extend(part.failures)
+    part = _context_part(session, context_store, key,
+                         lambda: _build_context_part(session, inp, options, policy))
     response_atoms = atomize(session, {RESPONSE: inp.response}, stage="atomize")[RESPONSE]
     statements = list(part.statements)
     graph = FactGraph(query=inp.query, statements=statements, relations=list(part.relations))
@@ -378,16 +389,8 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                                                         "grounding_min_overlap"}),
                  "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
-    part = context_store.parts.get(key) if context_store is not None else None
-    if part is None:
-        part = _facts_part(session, inp, options)
-        if context_store is not None:
-            context_store.parts[key] = part
-    else:
-        context_store.hits += 1  # type: ignore[union-attr]
-        session.count("context.reused")
-        session.traces.extend(part.traces)
-        session.failures.extend(part.failures)
+    part = _context_part(session, context_store, key,
+                         lambda: _facts_part(session, inp, options))
     response = Statement(id="r", text=inp.response, origin=Origin.response,
                          source_id=inp.response_id)
     facts = [s.model_copy(deep=True) for s in part.statements]
