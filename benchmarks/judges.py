@@ -2,7 +2,7 @@
 on the fixed test split, with one model — one table, chance-corrected (issue 16).
 
     python -m benchmarks.judges --model openai:qwen1.5b@http://127.0.0.1:8765/v1 \\
-        --judges e2e-per-fact,e2e,nli --n 60,30,30 --dev-n 20 --runs runs/judges
+        --judges e2e-per-fact,e2e,nli --n 60,30,30 --dev-n 20 --runs out/judges
 
 For every judge it runs (resumably: ``RUNS/<judge>-test.jsonl``, continued on the next call)
 the first ``n`` answers of a fixed ordering of the test split: the test questions in a seeded
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dev-n", type=int, default=20, help="Dev answers for tuning cut-offs.")
     ap.add_argument("--per-question", type=int, default=3)
     ap.add_argument("--seed", type=int, default=16)
-    ap.add_argument("--runs", default="runs/judges", help="Folder of the resumable results.")
+    ap.add_argument("--runs", default="out/judges", help="Folder of the resumable results.")
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--stop-at", default=None, help="HH:MM UTC: start no answer after this.")
