@@ -3,19 +3,16 @@ uvicorn on 127.0.0.1, over the examples file and over a pushed FalkorDB graph.""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+from tests.browser_support import launched_browser, playwright_or_skip
+
+playwright_or_skip()
 pytest.importorskip("starlette", reason="the explorer needs its extra: factgraph[explore]")
 pytest.importorskip("uvicorn", reason="the explorer needs its extra: factgraph[explore]")
 
@@ -36,8 +33,6 @@ from tests.explore_support import (  # noqa: E402
 pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "heber_results.jsonl"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 HOSTILE = [
     "<script>window.__pwned = 1</script>",
     '"><img src=x onerror="window.__pwned = 2">',
@@ -50,10 +45,7 @@ DRAWN = "window.factgraphView && window.factgraphView.drawnNodeCount() > 0"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
+    yield from launched_browser()
 
 
 @pytest.fixture(scope="module")

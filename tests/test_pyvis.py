@@ -23,7 +23,7 @@ pyvis = pytest.importorskip("pyvis", reason="pyvis is not installed (factgraph[p
 
 
 def hostile_graph() -> FactGraph:
-    from tests.test_viz_browser import HOSTILE
+    from tests.browser_support import HOSTILE
 
     stmts = [Statement(id="r", text=HOSTILE[0], origin="response", source_id=HOSTILE[1])]
     stmts += [Statement(id=f"c{i}", text=t, origin="context", source_id=HOSTILE[4])
@@ -62,7 +62,7 @@ def test_nodes_and_edges_carry_the_views_statuses_and_styles(example_graph_path:
 
 
 def test_written_page_escapes_text_and_pins_its_scripts(tmp_path: Path) -> None:
-    from tests.test_viz_browser import HOSTILE
+    from tests.browser_support import HOSTILE
 
     ev = Evaluation(id="x", method="nli", graph=hostile_graph())
     net = ev.to_pyvis(heading=HOSTILE[0])
@@ -95,12 +95,9 @@ def test_import_factgraph_stays_light() -> None:
 # -- in Chromium -------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from tests.test_viz_browser import CHROMIUM, FLAGS, sync_api
+    from tests.browser_support import launched_browser
 
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
+    yield from launched_browser()
 
 
 class OfflinePage:
@@ -172,7 +169,7 @@ def test_pyvis_page_draws_every_statement_offline(browser: Any, tmp_path: Path,
 
 @pytest.mark.browser
 def test_pyvis_page_runs_no_injected_script(browser: Any, tmp_path: Path) -> None:
-    from tests.test_viz_browser import HOSTILE
+    from tests.browser_support import HOSTILE
 
     graph = hostile_graph()
     path = tmp_path / "xss.html"

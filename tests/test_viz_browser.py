@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-import os
 import random
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,31 +15,17 @@ from examples.heber_results import heber_evaluations
 from factgraph.io import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_report, render_view
+from tests.browser_support import HOSTILE, launched_browser, playwright_or_skip
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+playwright_or_skip()
 
 pytestmark = pytest.mark.browser
 log = logging.getLogger(__name__)
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
-HOSTILE = [
-    "<script>window.__pwned = 1</script>",
-    '"><img src=x onerror="window.__pwned = 2">',
-    "</script><script>window.__pwned = 3</script>",
-    "__VIS__ __APP__ __DATA__ <!-- \u2028\u2029 & &amp; <b>bold</b>",
-    "'; window.__pwned = 4; //",
-]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
+    yield from launched_browser()
 
 
 class Page:
