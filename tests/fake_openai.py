@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,12 +27,14 @@ class ServedScript:
         self.lock = threading.Lock()
 
 
-def _handler(served: ServedScript) -> type[BaseHTTPRequestHandler]:
+def _handler(served: ServedScript, latency_s: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:
             pass
 
         def do_POST(self) -> None:
+            if latency_s:
+                time.sleep(latency_s)  # in this request's own thread: all wait at once
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             messages = [ChatMessage(role=m["role"], content=m["content"])
                         for m in body["messages"]]
@@ -59,11 +62,17 @@ def _handler(served: ServedScript) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _ManyClientsServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # many concurrent clients (Ray actors) connect at once
+
+
 @contextmanager
-def serve(script: Script) -> Iterator[tuple[str, ServedScript]]:
-    """Serve ``script`` on a free local port; yields ``(base_url, served)``."""
+def serve(script: Script, latency_s: float = 0.0) -> Iterator[tuple[str, ServedScript]]:
+    """Serve ``script`` on a free local port; yields ``(base_url, served)``. Every request
+    first waits ``latency_s`` (a fixed model latency, for concurrency tests)."""
     served = ServedScript(script)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(served))
+    server = _ManyClientsServer(("127.0.0.1", 0), _handler(served, latency_s))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from tests.fake_openai import ServedScript, _handler
 from tests.pipeline_support import PromptRouter, digit_with_logprobs, field
 
 
@@ -76,33 +70,6 @@ def normalised_results(path: Path, ignore_reuse: bool = False) -> list[dict[str,
         if ignore_reuse:
             row.get("metadata", {}).pop("counts", None)
     return sorted(rows, key=lambda r: r["id"])
-
-
-class _ManyClientsServer(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 256
-
-
-@contextmanager
-def serve_with_latency(script: Any, latency_s: float) -> Iterator[tuple[str, ServedScript]]:
-    """Like tests.fake_openai.serve, but every request first waits ``latency_s`` (in its own
-    thread, so any number of requests wait at once)."""
-    served = ServedScript(script)
-    base = _handler(served)
-
-    class Slow(base):  # type: ignore[valid-type, misc]
-        def do_POST(self) -> None:
-            time.sleep(latency_s)
-            super().do_POST()
-
-    server = _ManyClientsServer(("127.0.0.1", 0), Slow)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", served
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def differences(a: Any, b: Any, path: str = "") -> list[str]:

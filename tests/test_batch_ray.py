@@ -29,12 +29,12 @@ from factgraph.batch import BatchRunner
 from factgraph.cli.main import cli
 from factgraph.inputs import EvaluationInput
 from factgraph.io import read_jsonl
+from tests.fake_openai import serve
 from tests.ray_support import (
     NLI_ARGS,
     differences,
     nli_router,
     normalised_results,
-    serve_with_latency,
     write_inputs,
 )
 
@@ -54,7 +54,7 @@ def ray_address() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[tuple[str, Any]]:
-    with serve_with_latency(nli_router(), latency_s=0.01) as served:
+    with serve(nli_router(), latency_s=0.01) as served:
         yield served
 
 
@@ -113,8 +113,8 @@ def test_ray_results_equal_local_ones(ray_address: str, inputs: Path,
 def test_actors_spread_over_several_endpoints(ray_address: str, inputs: Path,
                                              local_run: dict[str, Any], tmp_path: Path) -> None:
     out = tmp_path / "ray.jsonl"
-    with serve_with_latency(nli_router(), 0.0) as (url1, served1), \
-            serve_with_latency(nli_router(), 0.0) as (url2, served2):
+    with serve(nli_router()) as (url1, served1), \
+            serve(nli_router()) as (url2, served2):
         res = batch(inputs, out, f"{url1},{url2}", *RAY_ARGS)
         assert res.exit_code == 0, res.output
         # each actor talks to its own server; together they answered what one server did
