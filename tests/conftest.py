@@ -30,3 +30,11 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is absent")
     return SHARED_DATA
+
+
+@pytest.fixture
+def voss_files(tmp_path: Path) -> dict[str, Path]:
+    """The Voss example's response and background texts as files (tests.pipeline_support)."""
+    from tests.pipeline_support import write_voss_files
+
+    return write_voss_files(tmp_path)

@@ -10,9 +10,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
 
 from factgraph.backends.base import ChatMessage, GenerationParams, TokenLogprob
 from factgraph.backends.scripted import ScriptOutput
+from factgraph.cli.main import cli
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.stages.prompting import load_prompt
 
@@ -62,3 +67,17 @@ RESPONSE = "Mara Voss was born in Bergen in 1871."
 def case(response: str = RESPONSE, item_id: str = "voss") -> EvaluationInput:
     return EvaluationInput(id=item_id, query=QUERY, response=response,
                            documents=[Document(id="d1", text=DOC1), Document(id="d2", text=DOC2)])
+
+
+def invoke(*args: str) -> Any:
+    """The CLI in this process (exceptions propagate, so a test sees a real traceback)."""
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def write_voss_files(folder: Path) -> dict[str, Path]:
+    """RESPONSE, DOC1 and DOC2 as the files the CLI reads."""
+    files = {"response": folder / "response.txt", "d1": folder / "d1.txt",
+             "d2": folder / "d2.txt"}
+    for key, text in (("response", RESPONSE), ("d1", DOC1), ("d2", DOC2)):
+        files[key].write_text(text, encoding="utf-8")
+    return files

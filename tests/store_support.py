@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -79,3 +80,21 @@ def check_named_queries(store: Any) -> None:
     path = q(store, "entailment_path", response_id="ans-a", statement_id=c2c)
     assert path[0]["texts"] == ["D'Oyly left India in 1838.", "Charles D'Oyly left India in 1838."]
     assert path[0]["steps"] == 1
+
+
+def connected_bolt_store(port: int, timeout_s: float = 10.0) -> Any:
+    """A Neo4jStore on FalkorDB's Bolt endpoint at ``port`` once it answers (it listens a
+    moment after the server starts). Keep the one driver: the endpoint mishandles reconnects."""
+    from factgraph.store.neo4j_store import Neo4jStore
+
+    deadline = time.monotonic() + timeout_s
+    store = Neo4jStore(f"bolt://127.0.0.1:{port}", "neo4j", None)
+    while True:
+        try:
+            store.run("RETURN 1 AS one")
+            return store
+        except Exception:
+            if time.monotonic() > deadline:
+                store.close()
+                raise
+            time.sleep(0.1)

@@ -19,7 +19,7 @@ from factgraph.cli.main import cli
 from factgraph.io import read_jsonl
 from factgraph.models import Evaluation
 from tests.fake_openai import serve
-from tests.pipeline_support import DOC1, DOC2, QUERY, RESPONSE, PromptRouter, field
+from tests.pipeline_support import QUERY, RESPONSE, PromptRouter, field, invoke
 
 # e2e replies keyed by a marker in the response: all covered, half covered, none covered.
 E2E_REPLIES = {
@@ -43,19 +43,6 @@ def voss_e2e(user: str) -> str:
                                    {"statement": "Mara Voss was born in Bergen.", "sources": [1]}],
                        "uncovered": [{"statement": "Mara Voss was born in 1872.",
                                       "sources": [2]}]})
-
-
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-@pytest.fixture
-def voss_files(tmp_path: Path) -> dict[str, Path]:
-    files = {"response": tmp_path / "response.txt", "d1": tmp_path / "d1.txt",
-             "d2": tmp_path / "d2.txt"}
-    for key, text in (("response", RESPONSE), ("d1", DOC1), ("d2", DOC2)):
-        files[key].write_text(text, encoding="utf-8")
-    return files
 
 
 def test_evaluate_over_http_writes_the_evaluation_and_caches_calls(

