@@ -15,6 +15,7 @@ from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.comprehensiveness import per_fact_score
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.stages.context_facts import grounding_overlap
+from tests.scripted_support import one_token_reply, prompt_field
 
 TEXT1 = "The Varn tunnel is 4.2 kilometres long. It opened in 1987 between Holm and Edder."
 TEXT2 = ("City records say the Varn tunnel is 5 kilometres long, not 4.2 kilometres as the "
@@ -34,12 +35,6 @@ P_YES = {
 }
 
 
-def _field(text: str, name: str) -> str:
-    for line in text.splitlines():
-        if line.startswith(f"{name}:"):
-            return line[len(name) + 1:].strip()
-    raise AssertionError(f"no {name} in {text!r}")
-
 
 class Judge:
     def __init__(self, answer: str | None = None) -> None:
@@ -58,13 +53,12 @@ class Judge:
         self.coverage_params.append(params)
         if self.answer is not None:
             return self.answer, None
-        response, fact = _field(user, "PREMISE"), _field(user, "HYPOTHESIS")
+        response, fact = prompt_field(user, "PREMISE"), prompt_field(user, "HYPOTHESIS")
         p = P_YES.get((response, fact), 0.05)
         top = {"yes": math.log(p * 0.9), "Yes": math.log(p * 0.1),
                "no": math.log((1 - p) * 0.6), "unknown": math.log((1 - p) * 0.35),
                "The": math.log(0.001)}
-        best = max(top, key=lambda k: top[k])
-        return best, [TokenLogprob(token=best, logprob=top[best], top=top)]
+        return one_token_reply(top)
 
 
 def _input(n: int, response: str = "It is 4.2 km long and opened in 1987.") -> EvaluationInput:

@@ -15,7 +15,10 @@ basis. An evaluation whose response could not be read by the model (every attemp
   context facts are extracted once per query and texts (never shown the response, grounded in
   their text), then one yes/no question per fact, its probability read from the first token's
   log-probabilities; a fact is covered when ``P(yes) ≥ coverage_cutoff`` (a cut-off tuned on
-  the WikiContradict dev split, stored in the parameters).
+  the WikiContradict dev split, stored in the parameters). ``coverage_judge="answers"`` is the
+  same with the query itself as the only question (the Q&A method of §3.2 narrowed to the
+  query): the facts are the answers each text gives to the query, as short phrases, and the
+  question per answer is "does the response give this answer to the query?".
 
 Context reuse: the context side (context atoms, their relevance, context→context relations)
 depends only on the query, the background texts, the options and the models. With a
@@ -46,6 +49,7 @@ from factgraph.models import (
     StatementKind,
     Trace,
 )
+from factgraph.stages.answer_match import answer_stated
 from factgraph.stages.answers import answer_questions
 from factgraph.stages.atomize import atomize
 from factgraph.stages.compare import AnswerNode, compare_answers
@@ -84,11 +88,16 @@ class ComprehensivenessOptions(BaseModel):
     skip_inert: bool = Field(False, description="NLI lever: judge a context→response pair only "
                                                 "when the response atom reaches the context "
                                                 "atom (coverage unchanged).")
+    nli_cutoff: float | None = Field(
+        None, ge=0.0, le=1.0, description="NLI: a pair entails when P(entails) ≥ this (tuned "
+                                          "on dev); None: when entailment is the most "
+                                          "probable label.")
     use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
-    coverage_judge: Literal["list", "per-fact"] = Field(
-        "list", description="E2E: one call listing covered / uncovered facts ('list'), or "
+    coverage_judge: Literal["list", "per-fact", "answers"] = Field(
+        "list", description="E2E: one call listing covered / uncovered facts ('list'); "
                             "context facts extracted once per query and one yes/no question "
-                            "per fact ('per-fact').")
+                            "per fact ('per-fact'); or the answers each text gives to the "
+                            "query and one yes/no question per answer ('answers').")
     coverage_cutoff: float = Field(0.5, ge=0.0, le=1.0,
                                    description="E2E per-fact: a fact is covered when "
                                                "P(yes) ≥ this.")
@@ -96,6 +105,15 @@ class ComprehensivenessOptions(BaseModel):
                                   description="E2E per-fact self-consistency: ask each fact k "
                                               "times at temperature 1 and average (k× cost).")
     max_facts_per_text: int = Field(8, ge=1, description="E2E per-fact: facts kept per text.")
+    max_answers_per_text: int = Field(3, ge=1, description="E2E answers: answers to the query "
+                                                           "kept per text.")
+    answer_quote: bool = Field(False, description="E2E answers: the model first copies the "
+                                                  "words of each text that settle the query, "
+                                                  "then answers (more tokens, once per text).")
+    answer_match: Literal["words-or-model", "model"] = Field(
+        "words-or-model", description="E2E answers: an answer the response states word for "
+                                      "word is covered without a model call "
+                                      "('words-or-model'), or every answer is asked ('model').")
     grounding_min_overlap: float | None = Field(
         0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
                                          "in its own text less than this share (None: keep).")
@@ -228,7 +246,8 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
     params = _parameters("nli", options, session)
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,
-                        skip_implied=options.skip_implied, skip_inert=options.skip_inert)
+                        skip_implied=options.skip_implied, skip_inert=options.skip_inert,
+                        entail_cutoff=options.nli_cutoff)
     key = _hash({"query": inp.query, "docs": [(d.id, d.text) for d in inp.documents],
                  "options": options.model_dump(), "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
@@ -313,7 +332,7 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
             context_store: ContextStore | None = None) -> Evaluation:
     """End-to-end comprehensiveness (seed 001 §3.3): the whole response is one response
     statement; each listed fact is a context statement, entailed by it when covered."""
-    if options.coverage_judge == "per-fact":
+    if options.coverage_judge in ("per-fact", "answers"):
         return _run_per_fact(inp, session, options, context_store)
     params = _parameters("e2e", options, session)
     texts, docs = _texts(session, inp, options)
@@ -350,12 +369,22 @@ def _facts_part(session: ModelSession, inp: EvaluationInput,
     before_traces, before_failures = len(session.traces), len(session.failures)
     before_counts = dict(session.counts)
     texts, docs = _texts(session, inp, options)
-    facts = extract_context_facts(session, inp.query, texts, options.max_facts_per_text,
-                                  options.grounding_min_overlap)
+    answers = options.coverage_judge == "answers"
+    stage = "query_answers" if answers else "facts"
+    facts = extract_context_facts(
+        session, inp.query, texts,
+        options.max_answers_per_text if answers else options.max_facts_per_text,
+        options.grounding_min_overlap, stage=stage, kind="answers" if answers else "facts",
+        quote=options.answer_quote)
+    # An answer is a short phrase: it is read together with the query (kind answer, q1).
     statements = [Statement(
-        id=f"f{n}", text=f.text, origin=Origin.context, source_id=docs[f.sources[0]].id,
-        trace_id=session.trace_for("facts", f.sources[0]),
-        metadata={"sources": [docs[k].id for k in f.sources]})
+        id=f"{'a' if answers else 'f'}{n}", text=f.text, origin=Origin.context,
+        source_id=docs[f.sources[0]].id,
+        kind=StatementKind.answer if answers else StatementKind.atom,
+        question_id="q1" if answers else None,
+        trace_id=session.trace_for(stage, f.sources[0]),
+        metadata={"sources": [docs[k].id for k in f.sources],
+                  **({"question": inp.query} if answers else {})})
         for n, f in enumerate(facts or [], 1)]
     counts = {k: v - before_counts.get(k, 0) for k, v in session.counts.items()
               if v != before_counts.get(k, 0)}
@@ -380,12 +409,16 @@ def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
 def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                   options: ComprehensivenessOptions,
                   context_store: ContextStore | None) -> Evaluation:
-    """Per-fact end-to-end coverage: facts once per (query, texts), one question per fact."""
+    """Per-fact end-to-end coverage: facts (or the texts' answers to the query) once per
+    (query, texts), one question per fact."""
     params = _parameters("e2e", options, session)
     key = _hash({"per-fact": True, "query": inp.query,
                  "docs": [(d.id, d.text) for d in inp.documents],
                  "options": options.model_dump(include={"summarize_over_chars",
                                                         "max_facts_per_text",
+                                                        "max_answers_per_text",
+                                                        "answer_quote",
+                                                        "coverage_judge",
                                                         "grounding_min_overlap"}),
                  "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
@@ -400,16 +433,30 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                            "no background text's facts could be read")
     if not facts:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "the background texts gave no answer to the query"
+                           if options.coverage_judge == "answers" else
                            "the background texts gave no fact that bears on the query")
-    probs = coverage_probabilities(session, inp.response, [f.text for f in facts],
-                                   samples=options.coverage_samples)
+    answers = options.coverage_judge == "answers"
+    # Cheapest check first (as the Q&A method's exact match): an answer stated word for word
+    # is covered without asking the model.
+    stated = [answers and options.answer_match == "words-or-model"
+              and answer_stated(f.text, inp.response) for f in facts]
+    session.count("coverage.stated", sum(stated))
+    asked = coverage_probabilities(
+        session, inp.response, [f.text for f, s in zip(facts, stated, strict=True) if not s],
+        samples=options.coverage_samples, query=inp.query if answers else None)
+    answered = iter(asked)
+    probs = [1.0 if s else next(answered) for s in stated]
     judged = [f for f, p in zip(facts, probs, strict=True) if p is not None]
     relations: list[Relation] = []
-    for f, p in zip(facts, probs, strict=True):
+    for f, p, s in zip(facts, probs, stated, strict=True):
         f.metadata["p_covered"] = None if p is None else round(p, 6)
+        if answers:
+            f.metadata["matched"] = "words" if s else "model"
         if p is not None and p >= options.coverage_cutoff:
             relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
-                                      probability=round(p, 6), method="per-fact"))
+                                      probability=round(p, 6),
+                                      method="words" if s else options.coverage_judge))
     unjudged = len(facts) - len(judged)
     if unjudged:
         session.count("coverage.unjudged", unjudged)

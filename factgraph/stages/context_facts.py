@@ -1,6 +1,10 @@
 """Context facts for per-fact coverage: the facts of each background text that bear on the
 query, extracted once per (query, text) and reused by every response to that query.
 
+Two kinds: ``facts`` (prompt ``context_facts``: every fact a complete answer should mention, as
+self-contained sentences) and ``answers`` (prompt ``query_answers``: the answer, or answers,
+each text gives to the query itself, as short phrases; the answer-coverage judge).
+
 The response is never shown, so a listed fact cannot be an echo of the response. A grounding
 check drops a fact that its own text does not support lexically: fewer than
 ``min_overlap`` of its content words occur in the text, or it carries a number the text does not
@@ -12,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.prompting import load_prompt
@@ -31,7 +36,7 @@ STOPWORDS = frozenset([
 class FactList(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    facts: list[str]
+    facts: list[str] = Field(validation_alias=AliasChoices("facts", "answers"))
 
 
 class ContextFact(BaseModel):
@@ -45,10 +50,12 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate([
     "nineteen", "twenty"])}
 
 
-def _words(text: str) -> list[str]:
+def content_words(text: str) -> list[str]:
     """Content words: ≥3 letters or a number (spelled-out numbers up to twenty as digits,
-    ordinals as their number)."""
+    ordinals as their number, a hyphen between letters dropped: "non-selective" =
+    "nonselective")."""
     plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text.lower())  # 1st -> 1
+    plain = re.sub(r"(?<=[a-z])-(?=[a-z])", "", plain)
     words = [NUMBER_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?", plain)]
     return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
@@ -58,13 +65,29 @@ def grounding_overlap(fact: str, source: str) -> float:
     """Share of the fact's content words (≥3 letters or a number, no stop word; "one" = "1")
     found in the source text; a number missing from the source makes it 0. No content word:
     0."""
-    fact_words = _words(fact)
+    fact_words = content_words(fact)
     if not fact_words:
         return 0.0
-    source_words = set(_words(source))
+    source_words = set(content_words(source))
     if any(any(c.isdigit() for c in w) and w not in source_words for w in fact_words):
         return 0.0
     return sum(w in source_words for w in fact_words) / len(fact_words)
+
+
+_YES_NO = re.compile(r"^\s*(yes|no)\b[\s,.;:!-]*", re.I)
+
+
+def _grounded(text: str, source: str, min_overlap: float,
+              kind: Literal["facts", "answers"]) -> bool:
+    """The grounding check; an answer's leading "yes" / "no" is the answer to a yes/no
+    question, not a word of the text: it is checked without it, and a bare "yes" / "no"
+    (nothing left to check) passes."""
+    if kind == "answers":
+        rest = _YES_NO.sub("", text, count=1)
+        if rest != text and not content_words(rest):
+            return True
+        text = rest
+    return grounding_overlap(text, source) >= min_overlap
 
 
 def _normal(text: str) -> str:
@@ -74,18 +97,24 @@ def _normal(text: str) -> str:
 def extract_context_facts(
     session: ModelSession, query: str, texts: Mapping[str, str], max_facts: int = 8,
     min_overlap: float | None = 0.5, stage: str = "facts",
+    kind: Literal["facts", "answers"] = "facts", quote: bool = False,
 ) -> list[ContextFact] | None:
-    """The grounded, de-duplicated facts of ``texts`` (keys kept as sources), in text order.
+    """The grounded, de-duplicated facts (or query answers) of ``texts`` (keys kept as
+    sources), in text order.
 
     ``None`` when no text gave a usable reply (recorded by the session); a text that gave an
     empty list simply contributes nothing.
     """
     keys = list(texts)
-    p = load_prompt("context_facts")
+    quote = quote and kind == "answers"
+    p = load_prompt("context_facts" if kind == "facts" else
+                    "query_answers_quoted" if quote else "query_answers")
     chats = [p.messages(query=query, text=clip_text(session, k, texts[k])) for k in keys]
-    schema = {"type": "object", "properties": {"facts": {
-        "type": "array", "items": {"type": "string"}, "maxItems": max_facts}},
-        "required": ["facts"]}
+    # The schema bounds the list, so constrained decoding stops a small model from looping;
+    # with ``quote`` the model writes the words of the text that settle the query first.
+    props: dict[str, Any] = {"quote": {"type": "string", "maxLength": 400}} if quote else {}
+    props[kind] = {"type": "array", "items": {"type": "string"}, "maxItems": max_facts}
+    schema = {"type": "object", "properties": props, "required": list(props)}
     params = session.params.model_copy(update={"json_schema": schema})
     replies = session.structured(stage, chats, FactList, items=keys, params=params)
     if all(r is None for r in replies):
@@ -101,7 +130,7 @@ def extract_context_facts(
             session.hit_limit(f"max_facts={max_facts}: {key} listed {len(listed)}")
             listed = listed[:max_facts]
         for text in listed:
-            if min_overlap is not None and grounding_overlap(text, texts[key]) < min_overlap:
+            if min_overlap is not None and not _grounded(text, texts[key], min_overlap, kind):
                 session.count(f"{stage}.ungrounded")
                 continue
             norm = _normal(text)

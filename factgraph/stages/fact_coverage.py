@@ -1,6 +1,10 @@
 """Per-fact coverage: one small question per (response, fact) — "does the response show this
 fact true?" — answered with a single generated token.
 
+Two question wordings: ``nli`` (below) for context facts, and ``answer_coverage`` for the
+answer-coverage judge — the query, the response and one answer a background text gives to the
+query: "does the response give this answer?" (``factgraph/prompts/answer_coverage.toml``).
+
 The question is the project's NLI prompt (``factgraph/prompts/nli.toml``: yes / no / unknown,
 the wording measured to work with a 1.5B model) with the response as premise and the fact as
 hypothesis. The probability that the response covers the fact is read from the first token's top
@@ -57,16 +61,24 @@ def p_yes(gen: Generation) -> float | None:
 
 def coverage_probabilities(
     session: ModelSession, response: str, facts: Sequence[str], samples: int = 1,
-    top_logprobs: int = 10, stage: str = "coverage",
+    top_logprobs: int = 10, stage: str = "coverage", query: str | None = None,
 ) -> list[float | None]:
-    """P(the response states or implies fact) for each fact (None: no readable answer)."""
+    """P(the response states or implies fact) for each fact (None: no readable answer).
+
+    With ``query`` the facts are answers to it and the ``answer_coverage`` question is asked;
+    without, the ``nli`` question (response as premise, fact as hypothesis).
+    """
     if samples < 1:
         raise ValueError("samples must be at least 1")
     if not facts:
         return []
-    p = load_prompt("nli")
     shown = clip_text(session, "response", response)
-    chats = [p.messages(premise=shown, hypothesis=f) for f in facts]
+    if query is None:
+        p = load_prompt("nli")
+        chats = [p.messages(premise=shown, hypothesis=f) for f in facts]
+    else:
+        p = load_prompt("answer_coverage")
+        chats = [p.messages(query=query, response=shown, answer=f) for f in facts]
     runs: list[list[float | None]] = []
     for k in range(samples):
         update: dict[str, object] = {"max_tokens": 1, "top_logprobs": top_logprobs,

@@ -1,0 +1,227 @@
+"""The answer-coverage judge (e2e, coverage_judge="answers") on a scripted backend: the answers
+each text gives to the query are extracted once per query (grounded, merged across texts), then
+one yes/no token per (response, answer) with the query shown; S re-reads at any cut-off."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+import pytest
+
+from factgraph.backends.base import ChatMessage, GenerationParams, TokenLogprob
+from factgraph.backends.scripted import ScriptedTextBackend
+from factgraph.inputs import Document, EvaluationInput
+from factgraph.methods.comprehensiveness import per_fact_score
+from factgraph.methods.run import Backends, Evaluator
+from factgraph.models import StatementKind
+from factgraph.stages.answer_match import answer_stated
+from tests.scripted_support import one_token_reply, prompt_field
+
+QUERY = "When did the Varn tunnel open?"
+TEXT1 = "The Varn tunnel links Holm and Edder. It opened in 1987."
+TEXT2 = "According to the city archive, the Varn tunnel opened in 1989, not in 1987."
+TEXT_SAME = "The Varn tunnel opened in 1987, after four years of work."
+ANSWERS = {
+    TEXT1: ["1987", "in 2031"],  # "in 2031" is not in the text: grounding drops it
+    TEXT2: ["1989", "1987."],  # "1987." is text 1's answer again: merged
+    TEXT_SAME: ["1987"],
+}
+# P(yes) of the scripted judge per (response, answer)
+P_YES = {("It opened in 1987; some say 1989.", "1987"): 0.92,
+         ("It opened in 1987; some say 1989.", "1989"): 0.71,
+         ("1987.", "1987"): 0.88,
+         ("1987.", "1989"): 0.08}
+
+
+
+class Judge:
+    def __init__(self) -> None:
+        self.extractions = 0
+        self.questions: list[tuple[str, str, str]] = []
+        self.params: list[GenerationParams] = []
+
+    def __call__(self, messages: Sequence[ChatMessage], params: GenerationParams
+                 ) -> str | tuple[str, list[TokenLogprob] | None]:
+        system, user = messages[0].content, messages[-1].content
+        if system.startswith("You read a TEXT and a QUESTION"):
+            self.extractions += 1
+            assert prompt_field(user, "QUESTION") == QUERY
+            # the extraction is constrained to a bounded list of answers
+            assert params.json_schema is not None
+            assert params.json_schema["properties"]["answers"]["maxItems"] == 3
+            return json.dumps({"answers": ANSWERS[user.split("TEXT:\n", 1)[1].strip()]})
+        assert system.startswith("You check whether a RESPONSE to a QUESTION")
+        query, response, answer = (prompt_field(user, k)
+                                   for k in ("QUESTION", "RESPONSE", "ANSWER"))
+        self.questions.append((query, response, answer))
+        self.params.append(params)
+        p = P_YES.get((response, answer), 0.02)
+        top = {"yes": math.log(p), "no": math.log((1 - p) * 0.99), "The": math.log(0.001)}
+        return one_token_reply(top)
+
+
+def _input(n: int, response: str, texts: Sequence[str] = (TEXT1, TEXT2)) -> EvaluationInput:
+    return EvaluationInput(id=f"i{n}", query=QUERY, response=response,
+                           documents=[Document(id=f"context{k}", text=t)
+                                      for k, t in enumerate(texts, 1)])
+
+
+def _evaluator(judge: Judge, **options: object) -> Evaluator:
+    return Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(judge)),
+                     options={"coverage_judge": "answers", **options})
+
+
+def test_answers_once_per_query_grounded_merged_and_judged_with_the_query() -> None:
+    judge = Judge()
+    ev = _evaluator(judge, coverage_cutoff=0.5, answer_match="model")
+    both = ev(_input(1, "It opened in 1987; some say 1989."))
+    answers = {s.text: s for s in both.graph.statements if s.origin == "context"}
+    assert set(answers) == {"1987", "1989"}  # "in 2031" ungrounded, "1987." merged
+    assert answers["1987"].metadata["sources"] == ["context1", "context2"]
+    assert all(s.kind == StatementKind.answer and s.question_id == "q1"
+               and s.metadata["question"] == QUERY for s in answers.values())
+    counts = both.metadata["counts"]
+    assert counts["query_answers.ungrounded"] == 1
+    assert counts["query_answers.duplicates"] == 1
+    assert counts["coverage.calls"] == 2
+    # each yes/no question shows the query, the response and one answer, for one token
+    assert {a for _, _, a in judge.questions} == {"1987", "1989"}
+    assert all(q == QUERY for q, _, _ in judge.questions)
+    assert all(p.max_tokens == 1 and p.top_logprobs and p.json_schema is None
+               for p in judge.params)
+    # P(yes) = m_yes / (m_yes + m_no): the stray "The" token is ignored
+    assert answers["1989"].metadata["p_covered"] == pytest.approx(0.71 / (0.71 + 0.29 * 0.99),
+                                                                  abs=1e-6)
+    assert both.scores["comprehensiveness"] == 1.0
+    covering = [r for r in both.graph.relations if r.src == "r"]
+    assert {r.dst for r in covering} == {s.id for s in answers.values()}
+    assert all(r.method == "answers" for r in covering)
+
+    one = ev(_input(2, "1987."))
+    assert judge.extractions == 2  # one per text, only for the first response
+    assert one.metadata["counts"]["context.reused"] == 1
+    assert one.scores["comprehensiveness"] == 0.5
+    basis = {s.text for s in one.graph.statements if s.id in
+             {v.statement_id for v in one.verdicts if v.label == "basis"}}
+    assert basis == {"1989"}  # the answer the response leaves out
+    # the recorded probabilities re-score at any cut-off without a model
+    assert per_fact_score(one, 0.9) == 0.0
+    assert per_fact_score(one, 0.05) == 1.0
+
+
+def test_two_texts_with_one_answer_make_one_component() -> None:
+    """WikiContradict rows whose two contexts agree: one answer, so S is 0 or 1."""
+    ev = _evaluator(Judge(), coverage_cutoff=0.5, answer_match="model")(
+        _input(1, "1987.", texts=(TEXT_SAME, TEXT_SAME)))
+    answers = [s for s in ev.graph.statements if s.origin == "context"]
+    assert [a.text for a in answers] == ["1987"]
+    assert answers[0].metadata["sources"] == ["context1", "context2"]
+    assert ev.scores["comprehensiveness"] == 1.0
+
+
+def test_answers_stated_word_for_word_need_no_model_call() -> None:
+    judge = Judge()
+    ev = _evaluator(judge, coverage_cutoff=0.5)  # answer_match="words-or-model" by default
+    both = ev(_input(1, "It opened in 1987; some say 1989."))
+    assert judge.questions == []  # both answers are in the response: no coverage call
+    assert both.metadata["counts"]["coverage.stated"] == 2
+    facts = [s for s in both.graph.statements if s.origin == "context"]
+    assert all(f.metadata["p_covered"] == 1.0 and f.metadata["matched"] == "words"
+               for f in facts)
+    assert {r.method for r in both.graph.relations} == {"words"}
+    assert both.scores["comprehensiveness"] == 1.0
+    # "1987." states 1987 but not 1989: only 1989 goes to the model (P = 0.08: uncovered)
+    one = ev(_input(2, "1987."))
+    assert [a for _, _, a in judge.questions] == ["1989"]
+    matched = {s.text: s.metadata["matched"] for s in one.graph.statements
+               if s.origin == "context"}
+    assert matched == {"1987": "words", "1989": "model"}
+    assert one.scores["comprehensiveness"] == 0.5
+
+
+@pytest.mark.parametrize(("answer", "response", "stated"), [
+    ("26.5mm", "The bore is one inch (26.5 mm).", True),
+    ("15 January 1971", "He died on January 15th, 1971.", True),
+    ("15 January 1971", "He died in 1972.", False),
+    ("47,195", "There were 120,000 such stores.", False),
+    ("1 inch", "It is one inch wide.", True),
+    ("yes", "Yes, it is.", True),
+    ("yes", "Answer: No, it is not.", False),
+    ("no", "Answer: No.", True),
+    ("yes", "According to the text, yes.", False),  # not the opening word: left to the model
+    ("Paul Seadlund", "His father was Peter Seadlund.", False),
+    ("non-selective", "It is a nonselective agonist.", True),
+    ("57-58%", "They got 57-58% of the votes.", True),
+    ("57-58%", "They got 40% of the votes.", False),
+])
+def test_answer_stated(answer: str, response: str, stated: bool) -> None:
+    assert answer_stated(answer, response) is stated
+
+
+def test_no_answer_in_any_text_is_undefined_with_reason() -> None:
+    def script(messages: Sequence[ChatMessage], params: GenerationParams) -> str:
+        return json.dumps({"answers": []})
+
+    ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                   options={"coverage_judge": "answers"})(_input(1, "1987."))
+    assert ev.scores["comprehensiveness"] is None
+    assert ev.metadata["incomplete"] == "the background texts gave no answer to the query"
+
+
+def test_options_are_recorded() -> None:
+    ev = _evaluator(Judge(), coverage_cutoff=0.35, max_answers_per_text=3)(
+        _input(1, "1987."))
+    assert ev.parameters["coverage_judge"] == "answers"
+    assert ev.parameters["coverage_cutoff"] == 0.35
+    assert ev.parameters["max_answers_per_text"] == 3
+    assert ev.parameters["answer_match"] == "words-or-model"
+
+
+def test_yes_no_answers_pass_grounding_and_merge_by_polarity() -> None:
+    """A bare "yes" / "no" has no word to find in its text (it answers a yes/no query); the
+    rest of an answer that starts with one is still checked."""
+    replies = {"Text A.": ["yes"], "Text B.": ["No"], "Text C.": ["yes"],
+               "Text D.": ["no, it closed in 2031"]}  # 2031 is not in text D: dropped
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams
+               ) -> str | tuple[str, list[TokenLogprob] | None]:
+        user = messages[-1].content
+        if "TEXT:\n" in user:
+            return json.dumps({"answers": replies[user.split("TEXT:\n", 1)[1].strip()]})
+        return "yes", None
+
+    query = "Is the tunnel still open?"
+    inp = EvaluationInput(id="yn", query=query, response="Yes.", documents=[
+        Document(id=f"d{k}", text=t) for k, t in enumerate(replies, 1)])
+    ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                   options={"coverage_judge": "answers"})(inp)
+    answers = {s.text: s.metadata["sources"] for s in ev.graph.statements
+               if s.origin == "context"}
+    assert answers == {"yes": ["d1", "d3"], "No": ["d2"]}
+    assert ev.metadata["counts"]["query_answers.ungrounded"] == 1
+
+
+def test_answer_quote_asks_for_the_settling_words_first() -> None:
+    seen: list[GenerationParams] = []
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams
+               ) -> str | tuple[str, list[TokenLogprob] | None]:
+        if "TEXT:\n" in messages[-1].content:
+            seen.append(params)
+            assert 'copy the words of the TEXT' in messages[0].content
+            return json.dumps({"quote": "It opened in 1987.", "answers": ["1987"]})
+        return "no", None
+
+    ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                   options={"coverage_judge": "answers", "answer_quote": True})(
+        _input(1, "1987.", texts=(TEXT1,)))
+    schema = seen[0].json_schema
+    assert schema is not None
+    # the quote comes first, so constrained decoding writes it before the answers
+    assert list(schema["properties"]) == ["quote", "answers"]
+    assert schema["required"] == ["quote", "answers"]
+    assert [s.text for s in ev.graph.statements if s.origin == "context"] == ["1987"]
+    assert ev.parameters["answer_quote"] is True
+    assert ev.scores["comprehensiveness"] == 1.0
