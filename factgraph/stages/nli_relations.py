@@ -25,7 +25,10 @@ each other cannot change coverage). Two switchable levers cut that number:
   response-side pairs; ``benchmarks/nli_pairs.py`` reports the measured ``|ΔS|``.
 
 A pair becomes a relation when its most probable label is entailment or contradiction;
-``probability`` is that label's probability. Neutral pairs are counted, not stored.
+``probability`` is that label's probability. Neutral pairs are counted, not stored. With an
+entailment cut-off (``PairPolicy.entail_cutoff``, the NLI method's ``nli_cutoff``, tuned on the
+WikiContradict dev split) a pair entails exactly when ``P(entails) ≥ cut-off``; otherwise it
+contradicts when contradiction is more probable than neutral (``decide_label``).
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import networkx as nx
 import numpy as np
 
+from factgraph.backends.base import NLIResult
 from factgraph.models import Relation, RelationLabel
 from factgraph.stages.session import ModelSession
 
@@ -51,6 +56,7 @@ class PairPolicy:
     prune_min_similarity: float | None = None
     skip_implied: bool = False
     skip_inert: bool = False
+    entail_cutoff: float | None = None
 
     @property
     def prunes(self) -> bool:
@@ -66,6 +72,18 @@ class PairStats:
     judged: int = 0
     capped: int = 0
     by_label: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def decide_label(result: NLIResult, entail_cutoff: float | None = None
+                 ) -> Literal["entails", "neutral", "contradicts"]:
+    """The relation a judged pair becomes: the most probable label, or with ``entail_cutoff``
+    ``entails`` iff ``P(entails) ≥ entail_cutoff``, else the more probable of contradicts and
+    neutral."""
+    if entail_cutoff is None:
+        return result.label
+    if result.entailment >= entail_cutoff:
+        return "entails"
+    return "contradicts" if result.contradiction > result.neutral else "neutral"
 
 
 def exhaustive_pairs(response: Sequence[str], context: Sequence[str],
@@ -182,7 +200,7 @@ def judge_pairs(
             if res.source == "failed":
                 stats.by_label["failed"] += 1
                 continue
-            label = res.label
+            label = decide_label(res, policy.entail_cutoff)
             stats.by_label[label] += 1
             if label == "neutral":
                 continue
