@@ -21,7 +21,11 @@ cleanly at that time; the table reports the n actually reached.
 Judges: ``e2e`` (one call lists covered / uncovered facts), ``e2e-per-fact`` (context facts
 once per question, one yes/no token per fact, P(yes) from log-probabilities),
 ``e2e-per-fact-k3`` (the same with 3 samples per fact at temperature 1: self-consistency, 3×
-the coverage calls), ``nli`` and ``qa`` (seed 001 §3.1, §3.2).
+the coverage calls), ``e2e-answers`` (the answers each text gives to the query, once per
+question, then one yes/no token per answer: "does the response give this answer?"), ``nli``
+and ``qa`` (seed 001 §3.1, §3.2), and ``nli-tuned`` (NLI with the entailment cut-off
+``nli_cutoff`` — a pair entails when P(entails) ≥ it — chosen on dev: the dev answers are run
+once and re-read at each candidate from the call cache).
 """
 
 from __future__ import annotations
@@ -55,7 +59,10 @@ JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
     "e2e": ("e2e", {}),
     "e2e-per-fact": ("e2e", {"coverage_judge": "per-fact"}),
     "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
+    "e2e-answers": ("e2e", {"coverage_judge": "answers"}),
+    "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True}),
     "nli": ("nli", {}),
+    "nli-tuned": ("nli", {}),
     "qa": ("qa", {}),
 }
 CUTOFFS = [round(0.05 * k, 2) for k in range(1, 20)]
@@ -122,6 +129,58 @@ def tune_cutoff(items: list[LabelledInput], evaluations: list[Evaluation]) -> fl
     return None if best is None else best[1]
 
 
+NLI_CUTOFFS = [0.1, 0.2, 0.3, 0.4, 0.5]
+
+
+def tune_nli_cutoff(judge: str, model: str, items: list[LabelledInput], runs: Path,
+                    stop_at: float | None, score_only: bool) -> tuple[float | None, int]:
+    """The NLI entailment cut-off with the highest κ on these (dev) items (ties: the lower
+    one; ``None`` = the most probable label, tried first). The dev answers are run once per
+    candidate into ``RUNS/<judge>-dev-<cutoff>.jsonl``; after the first, every pair comes
+    from the call cache, so a candidate costs no model call. Returns (cut-off, dev answers)."""
+    from factgraph.metrics.agreement import cohen_kappa
+
+    best: tuple[float, float | None] | None = None
+    n_dev = 0
+    for cut in [None, *NLI_CUTOFFS]:
+        path = runs / f"{judge}-dev-{'label' if cut is None else cut}.jsonl"
+        evs = _read(path) if score_only else run_items(
+            judge, model, items, path, stop_at, {"nli_cutoff": cut})
+        by_id = {ev.id: ev for ev in evs}
+        pairs = [(by_id[it.input.id], it.label) for it in items if it.input.id in by_id]
+        if cut is None:
+            n_dev = len(pairs)
+        if not pairs or len(pairs) < n_dev:  # a candidate must see the same answers
+            continue
+        k = cohen_kappa([lab for _, lab in pairs],
+                        [predicted_label(ev.scores.get("comprehensiveness")) for ev, _ in pairs])
+        log.warning("%s: nli_cutoff %s: kappa %s on %d dev answers", judge, cut, k, len(pairs))
+        if k is not None and (best is None or k > best[0] + 1e-12):
+            best = (k, cut)
+    return (None if best is None else best[1]), n_dev
+
+
+def gold_answer_scores(data: Path, items: list[LabelledInput]
+                       ) -> list[tuple[float | None, str]]:
+    """(S, human label) per item for a reference that is **not a judge**: the dataset's own
+    answers of the two contexts (``gt_answer_1``, ``gt_answer_2``; one answer when they are
+    the same) checked against the response with the word check alone (``answer_stated``).
+    It shows how far the answer-coverage design goes when extraction is perfect."""
+    from factgraph.stages.answer_match import answer_stated
+    from factgraph.stages.compare import normalise
+
+    gold = [(str(r.get("gt_answer_1", "")), str(r.get("gt_answer_2", "")))
+            for r in (json.loads(line) for line in data.read_text("utf-8").splitlines()
+                      if line.strip())]
+    out: list[tuple[float | None, str]] = []
+    for it in items:
+        a1, a2 = gold[it.row]
+        answers = [a1] if normalise(a1) == normalise(a2) else [a1, a2]
+        stated = [answer_stated(a, it.input.response) for a in answers]
+        out.append((sum(stated) / len(stated), it.label))
+    return out
+
+
 def cost_per_answer(evaluations: list[Evaluation]) -> tuple[float, float, float]:
     """(distinct model calls, generated tokens, model seconds) per answer."""
     seen: dict[str, Any] = {}
@@ -157,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--score-only", action="store_true", help="Ask no model: score what the "
                                                                 "results files hold.")
     ap.add_argument("--markdown", action="store_true", help="Print the table as markdown.")
+    ap.add_argument("--gold-reference", action="store_true",
+                    help="Add a row that is not a judge: the dataset's own answers of the two "
+                         "contexts with the word check, on the largest n's test answers.")
     ap.add_argument("--cards", nargs="+", default=None, metavar="CARD",
                     help="Only print a markdown table of these judge cards.")
     args = ap.parse_args(argv)
@@ -197,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         extra: dict[str, Any] = {}
         score_of: Callable[[Evaluation], float | None] | None = None
         note = None
-        if options.get("coverage_judge") == "per-fact":
+        if options.get("coverage_judge") in ("per-fact", "answers"):
             dev_items = dev[: args.dev_n]
             dev_evs = run_items(judge, args.model, dev_items, runs / f"{judge}-dev.jsonl",
                                 None if args.score_only else stop_at, extra) \
@@ -210,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
                 score_of = lambda ev, c=cutoff: per_fact_score(ev, c)  # noqa: E731
                 n_dev = len({e.id for e in dev_evs} & {i.input.id for i in dev_items})
                 note = f"coverage_cutoff {cutoff} tuned on {n_dev} dev answers (max kappa)"
+        if judge == "nli-tuned":
+            cut, n_dev = tune_nli_cutoff(judge, args.model, dev[: args.dev_n], runs, stop_at,
+                                         args.score_only)
+            extra["nli_cutoff"] = cut
+            note = (f"nli_cutoff {cut} tuned on {n_dev} dev answers (max kappa; None = the most "
+                    "probable label)")
         # score-only: every test answer the results file holds (e.g. an earlier run's sample)
         test_items = split_items(items, "test") if args.score_only else test[:n]
         path = runs / f"{judge}-test.jsonl"
@@ -235,6 +303,21 @@ def main(argv: list[str] | None = None) -> int:
             lmr_moderate=result.lmr_moderate, note=note), runs / f"{judge}.card.json")
         if note:
             log.warning("%s: %s", judge, note)
+    if args.gold_reference:
+        from factgraph.wikicontradict import label_match_summary
+
+        ref = label_match_summary("gold answers", gold_answer_scores(
+            Path(args.data), test[: max(ns)]), n_resamples=args.resamples)
+        dev_ref = label_match_summary("gold answers", gold_answer_scores(
+            Path(args.data), dev[: args.dev_n]), n_resamples=args.resamples)
+        ga, dga = ref.agreement, dev_ref.agreement
+        assert ga is not None and dga is not None
+        rows.append(["gold answers + word check (not a judge)", str(ref.n),
+                     fmt(ref.lmr_strict), fmt(ga.kappa, ga.kappa_ci),
+                     fmt(ga.balanced_accuracy, ga.balanced_accuracy_ci),
+                     fmt(ga.majority_baseline), "0", "0", "0", "0"])
+        log.warning("gold answers + word check on %d dev answers: kappa %s", dev_ref.n,
+                    fmt(dga.kappa, dga.kappa_ci))
     header = ["judge", "n", "LMR", "kappa [95% CI]", "balanced acc. [95% CI]",
               "majority baseline", "undefined", "calls/answer", "gen. tokens/answer",
               "model s/answer"]

@@ -55,3 +55,31 @@ def test_method_end_to_end_on_a_wikicontradict_row(method: str, server_spec: str
     assert ev.method == method and ev.id == item.id
     assert_well_formed(ev)
     assert not ev.limits_hit
+
+
+@pytest.mark.model
+def test_answer_coverage_judge_reads_which_answers_a_response_gives(
+        server_spec: str, tmp_path: Path) -> None:
+    """The answer-coverage judge with the real model: the answers of two conflicting texts are
+    extracted (grounded in their texts), and a response giving both, one or neither of them
+    scores 1, 1/2 and 0 at the cut-off tuned on dev (0.7)."""
+    from factgraph.inputs import Document, EvaluationInput
+    from factgraph.methods.run import Backends, Evaluator
+
+    docs = [Document(id="context1", text="The Varn tunnel links the towns of Holm and Edder. "
+                                         "It was opened to traffic in 1987."),
+            Document(id="context2", text="According to the city archive, the Varn tunnel "
+                                         "between Holm and Edder opened in 1991.")]
+    backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))
+    judge = Evaluator("e2e", backends=backends,
+                      options={"coverage_judge": "answers", "coverage_cutoff": 0.7})
+    scores = {}
+    for name, response in [("both", "Sources differ: it opened in 1987 or in 1991."),
+                           ("one", "The Varn tunnel opened in 1991."),
+                           ("neither", "The Varn tunnel opened in 1975.")]:
+        ev = judge(EvaluationInput(id=name, query="When did the Varn tunnel open?",
+                                   response=response, documents=docs))
+        answers = [s.text for s in ev.graph.statements if s.origin == "context"]
+        assert any("1987" in a for a in answers) and any("1991" in a for a in answers), answers
+        scores[name] = ev.scores["comprehensiveness"]
+    assert scores == {"both": 1.0, "one": 0.5, "neither": 0.0}
