@@ -158,3 +158,9 @@ def test_grounding_reads_ordinals() -> None:
     text = "Paul McCole was born on 1 February 1972 in Castlemilk."
     assert grounding_overlap("Paul McCole was born on the 1st February.", text) == 1.0
     assert grounding_overlap("Paul McCole was born on the 10th February.", text) == 0.0
+
+
+def test_per_fact_counts_no_word_check() -> None:
+    """The word check belongs to the answer judge: per-fact evaluations count no such stage."""
+    ev = _evaluator(Judge())(_input(1))
+    assert "coverage.stated" not in ev.metadata["counts"]

@@ -412,6 +412,7 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
     """Per-fact end-to-end coverage: facts (or the texts' answers to the query) once per
     (query, texts), one question per fact."""
     params = _parameters("e2e", options, session)
+    answers = options.coverage_judge == "answers"
     key = _hash({"per-fact": True, "query": inp.query,
                  "docs": [(d.id, d.text) for d in inp.documents],
                  "options": options.model_dump(include={"summarize_over_chars",
@@ -433,15 +434,14 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                            "no background text's facts could be read")
     if not facts:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
-                           "the background texts gave no answer to the query"
-                           if options.coverage_judge == "answers" else
+                           "the background texts gave no answer to the query" if answers else
                            "the background texts gave no fact that bears on the query")
-    answers = options.coverage_judge == "answers"
     # Cheapest check first (as the Q&A method's exact match): an answer stated word for word
     # is covered without asking the model.
     stated = [answers and options.answer_match == "words-or-model"
               and answer_stated(f.text, inp.response) for f in facts]
-    session.count("coverage.stated", sum(stated))
+    if answers:
+        session.count("coverage.stated", sum(stated))
     asked = coverage_probabilities(
         session, inp.response, [f.text for f, s in zip(facts, stated, strict=True) if not s],
         samples=options.coverage_samples, query=inp.query if answers else None)
