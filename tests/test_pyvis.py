@@ -158,10 +158,14 @@ def test_pyvis_page_draws_every_statement_offline(browser: Any, tmp_path: Path,
     page = OfflinePage(browser)
     page.open_pyvis(path)
     assert page.page.evaluate("network.body.nodeIndices.length") == len(graph.statements) == 10
-    pixels = page.page.evaluate("""() => {
+    painted = """() => {
         const c = document.querySelector('#mynetwork canvas');
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }""")
+        let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }"""
+    # vis-network paints on a later animation frame than the one that adds the nodes: wait
+    # for the first paint (a canvas that stays blank times out here) before counting.
+    page.page.wait_for_function(f"({painted})() > 5000", timeout=15_000)
+    pixels = page.page.evaluate(painted)
     assert pixels > 5_000  # the canvas is not blank
     assert page.clean(), (page.blocked, page.recorder.errors)
     page.page.close()
