@@ -40,8 +40,9 @@ from factgraph.cli.evaluate import build_evaluator
 from factgraph.distributed import EvaluatorRecipe, RayExecutor, query_group
 from factgraph.inputs import EvaluationInput
 from factgraph.io import read_jsonl
+from tests.fake_openai import serve
 from tests.pipeline_support import PromptRouter, field
-from tests.ray_support import nli_router, normalised_results, serve_with_latency
+from tests.ray_support import nli_router, normalised_results
 
 
 def router() -> PromptRouter:
@@ -60,7 +61,7 @@ def router() -> PromptRouter:
 
 def serve_forever(latency: float) -> None:
     """The fake endpoint in this process (the child of ``endpoint_process``)."""
-    with serve_with_latency(router(), latency) as (url, _):
+    with serve(router(), latency_s=latency) as (url, _):
         print(url, flush=True)
         sys.stdin.read()  # until the parent closes our stdin
 

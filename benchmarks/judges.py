@@ -25,7 +25,11 @@ the coverage calls), ``e2e-answers`` (the answers each text gives to the query, 
 question, then one yes/no token per answer: "does the response give this answer?"), ``nli``
 and ``qa`` (seed 001 §3.1, §3.2), and ``nli-tuned`` (NLI with the entailment cut-off
 ``nli_cutoff`` — a pair entails when P(entails) ≥ it — chosen on dev: the dev answers are run
-once and re-read at each candidate from the call cache).
+once and re-read at each candidate from the call cache). Dev-only variants of the answer judge:
+``e2e-answers-resp`` (``response_answers``: the response's own answers, checked against each
+text) and ``e2e-answers-joint`` (``answer_joint``: all texts in one extraction call);
+``--extraction-recall`` prints how many of the dev questions' own answers (``gt_answer_1/2``)
+the extraction finds, one call per text and joint.
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
     "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
     "e2e-answers": ("e2e", {"coverage_judge": "answers"}),
     "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True}),
+    "e2e-answers-resp": ("e2e", {"coverage_judge": "answers", "response_answers": True}),
+    "e2e-answers-joint": ("e2e", {"coverage_judge": "answers", "answer_joint": True}),
     "nli": ("nli", {}),
     "nli-tuned": ("nli", {}),
     "qa": ("qa", {}),
@@ -181,6 +187,40 @@ def gold_answer_scores(data: Path, items: list[LabelledInput]
     return out
 
 
+def extraction_recall(model: str, data: Path, items: list[LabelledInput], joint: bool,
+                      max_answers: int = 3) -> tuple[int, int, int]:
+    """How many of the dataset's own answers (``gt_answer_1``, ``gt_answer_2``; one when they
+    are the same) the answer judge's extraction finds, over the questions of ``items``
+    (dev only: it reads the reference answers): an answer is found when it and an extracted
+    answer match word for word either way round. ``joint``: all texts in one call
+    (``answer_joint``) instead of one call per text. Returns (found, reference answers,
+    questions)."""
+    from factgraph.methods.run import Backends
+    from factgraph.stages.compare import normalise
+    from factgraph.stages.context_facts import extract_context_facts
+    from factgraph.stages.response_answers import is_known
+    from factgraph.stages.session import ModelSession
+
+    rows = [json.loads(line) for line in data.read_text("utf-8").splitlines() if line.strip()]
+    text = Backends.from_specs(model).text
+    found = total = 0
+    seen: set[str] = set()
+    for it in items:
+        if it.input.query in seen:
+            continue
+        seen.add(it.input.query)
+        a1, a2 = str(rows[it.row]["gt_answer_1"]), str(rows[it.row]["gt_answer_2"])
+        reference = [a1] if normalise(a1) == normalise(a2) else [a1, a2]
+        read = extract_context_facts(
+            ModelSession(text=text), it.input.query,
+            {d.id: d.text for d in it.input.documents}, max_answers, 0.5,
+            stage="query_answers", kind="answers", joint=joint) or []
+        got = [f.text for f in read]
+        found += sum(is_known(a, got) for a in reference)
+        total += len(reference)
+    return found, total, len(seen)
+
+
 def cost_per_answer(evaluations: list[Evaluation]) -> tuple[float, float, float]:
     """(distinct model calls, generated tokens, model seconds) per answer."""
     seen: dict[str, Any] = {}
@@ -219,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold-reference", action="store_true",
                     help="Add a row that is not a judge: the dataset's own answers of the two "
                          "contexts with the word check, on the largest n's test answers.")
+    ap.add_argument("--extraction-recall", action="store_true",
+                    help="Only print how many of the dev questions' own answers the answer "
+                         "judge's extraction finds, one call per text and joint.")
     ap.add_argument("--cards", nargs="+", default=None, metavar="CARD",
                     help="Only print a markdown table of these judge cards.")
     args = ap.parse_args(argv)
@@ -232,6 +275,14 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.data).exists():
         print(f"no WikiContradict data at {args.data}", file=sys.stderr)
         return 2
+    if args.extraction_recall:
+        dev_questions = split_items(load_items(args.data), "dev")
+        for joint in (False, True):
+            found, total, nq = extraction_recall(args.model, Path(args.data), dev_questions,
+                                                 joint)
+            print(f"dev extraction ({'joint' if joint else 'one call per text'}): {found} of "
+                  f"{total} reference answers found, {nq} questions")
+        return 0
     judges = [j.strip() for j in args.judges.split(",") if j.strip()]
     unknown = [j for j in judges if j not in JUDGES]
     if unknown:

@@ -225,3 +225,34 @@ def test_answer_quote_asks_for_the_settling_words_first() -> None:
     assert [s.text for s in ev.graph.statements if s.origin == "context"] == ["1987"]
     assert ev.parameters["answer_quote"] is True
     assert ev.scores["comprehensiveness"] == 1.0
+
+
+def test_answer_joint_reads_every_text_in_one_call_and_grounds_each_answer_in_its_own_text(
+) -> None:
+    calls: list[tuple[str, GenerationParams]] = []
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams
+               ) -> str | tuple[str, list[TokenLogprob] | None]:
+        user = messages[-1].content
+        if messages[0].content.startswith("You read a QUESTION and several numbered TEXTS"):
+            calls.append((user, params))
+            # "1989" is text 2's answer, but the model also gives it to text 1: not grounded
+            return json.dumps({"text_1": ["1987", "1989"], "text_2": ["1989"]})
+        return "no", None
+
+    ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                   options={"coverage_judge": "answers", "answer_joint": True})(
+        _input(1, "1987."))
+    assert len(calls) == 1
+    user, params = calls[0]
+    assert "TEXT 1:\n" + TEXT1 in user and "TEXT 2:\n" + TEXT2 in user
+    assert params.json_schema is not None
+    assert params.json_schema["required"] == ["text_1", "text_2"]
+    assert params.json_schema["properties"]["text_1"]["maxItems"] == 3
+    answers = {s.text: s for s in ev.graph.statements if s.origin == "context"}
+    assert {t: a.metadata["sources"] for t, a in answers.items()} == {
+        "1987": ["context1"], "1989": ["context2"]}
+    assert ev.metadata["counts"]["query_answers.ungrounded"] == 1
+    assert all(a.trace_id is not None for a in answers.values())  # the joint call's trace
+    assert ev.parameters["answer_joint"] is True
+    assert ev.scores["comprehensiveness"] == 0.5

@@ -41,3 +41,32 @@ def test_shipped_results_reproduce_the_judge_card(judge: str, n: int, dev_n: int
     assert got["options"] == shipped["options"]
     for key in ("kappa", "balanced_accuracy", "lmr_strict", "majority_baseline"):
         assert got[key] == pytest.approx(shipped[key], abs=1e-12), key
+
+
+@pytest.mark.parametrize(("judge", "kappa", "balanced_accuracy"), [
+    ("e2e-answers", 0.303, 0.631),
+    ("e2e-answers-resp", 0.252, 0.546),  # response_answers: measured on dev, left off
+])
+def test_shipped_dev_answers_give_the_documented_dev_numbers(
+        judge: str, kappa: float, balanced_accuracy: float, shared_data: Path) -> None:
+    """docs/judges.md's dev comparison of the answer judge with and without response_answers:
+    the cut-off tuned on the 80 shipped dev answers, and κ / balanced accuracy there."""
+    from benchmarks.judges import ordered_items, tune_cutoff
+    from factgraph.methods.comprehensiveness import per_fact_score
+    from factgraph.metrics.agreement import balanced_accuracy as ba
+    from factgraph.metrics.agreement import cohen_kappa
+    from factgraph.models import Evaluation
+    from factgraph.wikicontradict import load_items, predicted_label, split_items
+
+    items = load_items(shared_data / "wikicontradict" / "wiki_contradict_simple_humaneval.jsonl")
+    dev = ordered_items(split_items(items, "dev"), 5, 16)[:80]
+    lines = gzip.decompress((RESULTS / f"{judge}-dev.jsonl.gz").read_bytes()).splitlines()
+    evs = [Evaluation.model_validate_json(line) for line in lines if line.strip()]
+    assert {e.id for e in evs} == {it.input.id for it in dev}
+    cutoff = tune_cutoff(dev, evs)
+    assert cutoff == 0.65
+    by_id = {e.id: e for e in evs}
+    human = [it.label for it in dev]
+    judged = [predicted_label(per_fact_score(by_id[it.input.id], cutoff)) for it in dev]
+    assert cohen_kappa(human, judged) == pytest.approx(kappa, abs=5e-4)
+    assert ba(human, judged) == pytest.approx(balanced_accuracy, abs=5e-4)

@@ -18,7 +18,10 @@ basis. An evaluation whose response could not be read by the model (every attemp
   the WikiContradict dev split, stored in the parameters). ``coverage_judge="answers"`` is the
   same with the query itself as the only question (the Q&A method of §3.2 narrowed to the
   query): the facts are the answers each text gives to the query, as short phrases, and the
-  question per answer is "does the response give this answer to the query?".
+  question per answer is "does the response give this answer to the query?". Options for the
+  answers that per-text reading misses (measured on dev, off by default): ``answer_joint``
+  (all texts in one call) and ``response_answers`` (the response's own answers, added when a
+  text supports them; ``factgraph.stages.response_answers``).
 
 Context reuse: the context side (context atoms, their relevance, context→context relations)
 depends only on the query, the background texts, the options and the models. With a
@@ -59,6 +62,7 @@ from factgraph.stages.fact_coverage import coverage_probabilities
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
 from factgraph.stages.questions import mine_questions, refine_questions
 from factgraph.stages.relevance import keep_relevant, rate_relevance
+from factgraph.stages.response_answers import response_answers
 from factgraph.stages.revise import revise
 from factgraph.stages.session import ModelSession
 from factgraph.stages.summarize import summarize_long_texts
@@ -110,10 +114,23 @@ class ComprehensivenessOptions(BaseModel):
     answer_quote: bool = Field(False, description="E2E answers: the model first copies the "
                                                   "words of each text that settle the query, "
                                                   "then answers (more tokens, once per text).")
+    answer_joint: bool = Field(False, description="E2E answers: read every text's answers in "
+                                                  "one call with all texts in view (the model "
+                                                  "sees where they disagree), not one call "
+                                                  "per text.")
     answer_match: Literal["words-or-model", "model"] = Field(
         "words-or-model", description="E2E answers: an answer the response states word for "
                                       "word is covered without a model call "
                                       "('words-or-model'), or every answer is asked ('model').")
+    response_answers: bool = Field(
+        False, description="E2E answers: also read the response's own answers to the query and "
+                           "ask each background text whether it gives them; one a text "
+                           "supports joins the answer set (a text answer the per-text reading "
+                           "missed). One more call per response, one token per new answer "
+                           "and text.")
+    response_answer_cutoff: float = Field(
+        0.5, ge=0.0, le=1.0, description="E2E answers: a text supports a response answer when "
+                                         "P(yes) ≥ this.")
     grounding_min_overlap: float | None = Field(
         0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
                                          "in its own text less than this share (None: keep).")
@@ -375,7 +392,7 @@ def _facts_part(session: ModelSession, inp: EvaluationInput,
         session, inp.query, texts,
         options.max_answers_per_text if answers else options.max_facts_per_text,
         options.grounding_min_overlap, stage=stage, kind="answers" if answers else "facts",
-        quote=options.answer_quote)
+        quote=options.answer_quote, joint=options.answer_joint)
     # An answer is a short phrase: it is read together with the query (kind answer, q1).
     statements = [Statement(
         id=f"{'a' if answers else 'f'}{n}", text=f.text, origin=Origin.context,
@@ -406,6 +423,35 @@ def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
     return sum(p >= cutoff for p in known) / len(known)
 
 
+def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
+                                options: ComprehensivenessOptions,
+                                facts: list[Statement]) -> list[Statement]:
+    """Answer statements for the response's answers that a background text supports and the
+    texts' own answers lack (``stages/response_answers``), covered by the response."""
+    texts, docs = _texts(session, inp, options)
+    read = response_answers(session, inp.query, inp.response, texts,
+                            [f.text for f in facts], options.max_answers_per_text,
+                            options.grounding_min_overlap)
+    if read is None:
+        session.count("response_answers.unreadable")
+        return []
+    out: list[Statement] = []
+    for a in read:
+        keys = a.supporting(options.response_answer_cutoff)
+        if not keys:
+            session.count("response_answers.unsupported")
+            continue
+        out.append(Statement(
+            id=f"a{len(facts) + len(out) + 1}", text=a.text, origin=Origin.context,
+            source_id=docs[keys[0]].id, kind=StatementKind.answer, question_id="q1",
+            trace_id=session.trace_for("response_answers", "response"),
+            metadata={"sources": [docs[k].id for k in keys], "question": inp.query,
+                      "found_in": "response", "p_covered": 1.0, "matched": "response",
+                      "p_supported": {docs[k].id: p for k, p in a.p_supported.items()}}))
+    session.count("response_answers.supported", len(out))
+    return out
+
+
 def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                   options: ComprehensivenessOptions,
                   context_store: ContextStore | None) -> Evaluation:
@@ -419,6 +465,7 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                                                         "max_facts_per_text",
                                                         "max_answers_per_text",
                                                         "answer_quote",
+                                                        "answer_joint",
                                                         "coverage_judge",
                                                         "grounding_min_overlap"}),
                  "models": _session_models(session),
@@ -436,6 +483,9 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
                            "the background texts gave no answer to the query" if answers else
                            "the background texts gave no fact that bears on the query")
+    found: list[Statement] = []
+    if answers and options.response_answers:
+        found = _supported_response_answers(session, inp, options, facts)
     # Cheapest check first (as the Q&A method's exact match): an answer stated word for word
     # is covered without asking the model.
     stated = [answers and options.answer_match == "words-or-model"
@@ -457,7 +507,11 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
             relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
                                       probability=round(p, 6),
                                       method="words" if s else options.coverage_judge))
-    unjudged = len(facts) - len(judged)
+    for f in found:  # the response's own answer, attested by a text: covered
+        judged.append(f)
+        relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
+                                  probability=1.0, method="response-answer"))
+    unjudged = len(facts) - len(judged) + len(found)
     if unjudged:
         session.count("coverage.unjudged", unjudged)
     if not judged:

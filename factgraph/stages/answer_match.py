@@ -26,12 +26,18 @@ from factgraph.stages.context_facts import content_words
 _OPENING = re.compile(r"^\W*(?:answer\s*:\s*)?(yes|no)\b", re.I)
 
 
+def opening_yes_no(response: str) -> str | None:
+    """``"yes"`` / ``"no"`` when the response opens with that word (after an optional
+    ``Answer:``), else None: its answer to a yes/no question."""
+    m = _OPENING.match(response)
+    return None if m is None else m.group(1).lower()
+
+
 def answer_stated(answer: str, response: str) -> bool:
     """True when ``response`` states ``answer`` word for word (see module docstring)."""
     bare = answer.strip().strip(".!").lower()
     if bare in ("yes", "no"):
-        m = _OPENING.match(response)
-        return m is not None and m.group(1).lower() == bare
+        return opening_yes_no(response) == bare
     needed = content_words(answer)
     if not needed:
         return False

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.prompting import load_prompt
@@ -77,7 +77,7 @@ def grounding_overlap(fact: str, source: str) -> float:
 _YES_NO = re.compile(r"^\s*(yes|no)\b[\s,.;:!-]*", re.I)
 
 
-def _grounded(text: str, source: str, min_overlap: float,
+def grounded(text: str, source: str, min_overlap: float,
               kind: Literal["facts", "answers"]) -> bool:
     """The grounding check; an answer's leading "yes" / "no" is the answer to a yes/no
     question, not a word of the text: it is checked without it, and a bare "yes" / "no"
@@ -94,29 +94,61 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().split()).rstrip(".")
 
 
+def _read_jointly(session: ModelSession, query: str, texts: Mapping[str, str], max_answers: int,
+                  stage: str) -> list[FactList | None]:
+    """Every text's answers in one call (``query_answers_joint``), split back per text; the
+    call's trace stands for every text."""
+    keys = list(texts)
+    fields = [f"text_{n}" for n in range(1, len(keys) + 1)]
+    shown = "\n\n".join(f"TEXT {n}:\n{clip_text(session, k, texts[k])}"
+                         for n, k in enumerate(keys, 1))
+    chat = load_prompt("query_answers_joint").messages(query=query, texts=shown)
+    item = {"type": "array", "items": {"type": "string"}, "maxItems": max_answers}
+    schema = {"type": "object", "properties": dict.fromkeys(fields, item), "required": fields}
+    field_types: dict[str, Any] = {f: (list[str], ...) for f in fields}
+    reply_cls: type[BaseModel] = create_model("JointAnswers", **field_types)
+    params = session.params.model_copy(update={"json_schema": schema})
+    [reply] = session.structured(stage, [chat], reply_cls, items=["joint"], params=params)
+    if reply is None:
+        return [None] * len(keys)
+    trace = session.trace_for(stage, "joint")
+    if trace is not None:
+        for k in keys:
+            session.item_traces[(stage, k)] = trace
+    return [FactList(facts=getattr(reply, f)) for f in fields]
+
+
 def extract_context_facts(
     session: ModelSession, query: str, texts: Mapping[str, str], max_facts: int = 8,
     min_overlap: float | None = 0.5, stage: str = "facts",
-    kind: Literal["facts", "answers"] = "facts", quote: bool = False,
+    kind: Literal["facts", "answers"] = "facts", quote: bool = False, joint: bool = False,
 ) -> list[ContextFact] | None:
     """The grounded, de-duplicated facts (or query answers) of ``texts`` (keys kept as
     sources), in text order.
 
     ``None`` when no text gave a usable reply (recorded by the session); a text that gave an
-    empty list simply contributes nothing.
+    empty list simply contributes nothing. With ``joint`` (answers only, two or more texts)
+    one call reads every text's answers with all texts in view (``query_answers_joint``), so
+    the model sees where they disagree; grounding still checks each answer against its own
+    text.
     """
     keys = list(texts)
     quote = quote and kind == "answers"
-    p = load_prompt("context_facts" if kind == "facts" else
-                    "query_answers_quoted" if quote else "query_answers")
-    chats = [p.messages(query=query, text=clip_text(session, k, texts[k])) for k in keys]
-    # The schema bounds the list, so constrained decoding stops a small model from looping;
-    # with ``quote`` the model writes the words of the text that settle the query first.
-    props: dict[str, Any] = {"quote": {"type": "string", "maxLength": 400}} if quote else {}
-    props[kind] = {"type": "array", "items": {"type": "string"}, "maxItems": max_facts}
-    schema = {"type": "object", "properties": props, "required": list(props)}
-    params = session.params.model_copy(update={"json_schema": schema})
-    replies = session.structured(stage, chats, FactList, items=keys, params=params)
+    joint = joint and kind == "answers" and len(keys) > 1
+    if joint:
+        replies = _read_jointly(session, query, texts, max_facts, stage)
+    else:
+        p = load_prompt("context_facts" if kind == "facts" else
+                        "query_answers_quoted" if quote else "query_answers")
+        chats = [p.messages(query=query, text=clip_text(session, k, texts[k])) for k in keys]
+        # The schema bounds the list, so constrained decoding stops a small model from
+        # looping; with ``quote`` the model writes the words of the text that settle the
+        # query first.
+        props: dict[str, Any] = {"quote": {"type": "string", "maxLength": 400}} if quote else {}
+        props[kind] = {"type": "array", "items": {"type": "string"}, "maxItems": max_facts}
+        schema = {"type": "object", "properties": props, "required": list(props)}
+        params = session.params.model_copy(update={"json_schema": schema})
+        replies = session.structured(stage, chats, FactList, items=keys, params=params)
     if all(r is None for r in replies):
         return None
     facts: list[ContextFact] = []
@@ -130,7 +162,7 @@ def extract_context_facts(
             session.hit_limit(f"max_facts={max_facts}: {key} listed {len(listed)}")
             listed = listed[:max_facts]
         for text in listed:
-            if min_overlap is not None and not _grounded(text, texts[key], min_overlap, kind):
+            if min_overlap is not None and not grounded(text, texts[key], min_overlap, kind):
                 session.count(f"{stage}.ungrounded")
                 continue
             norm = _normal(text)
