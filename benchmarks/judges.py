@@ -25,7 +25,10 @@ the coverage calls), ``e2e-answers`` (the answers each text gives to the query, 
 question, then one yes/no token per answer: "does the response give this answer?"), ``nli``
 and ``qa`` (seed 001 §3.1, §3.2), and ``nli-tuned`` (NLI with the entailment cut-off
 ``nli_cutoff`` — a pair entails when P(entails) ≥ it — chosen on dev: the dev answers are run
-once and re-read at each candidate from the call cache). Dev-only variants of the answer judge:
+once and re-read at each candidate from the call cache). ``e2e-answers-polarity`` is the answer
+judge as it is now by default (``yes_no_polarity``: bare yes / no answers judged by one
+"yes, no, both or unclear?" question per response); ``e2e-answers`` is it as first run, one
+question per answer. Dev-only variants of the answer judge:
 ``e2e-answers-resp`` (``response_answers``: the response's own answers, checked against each
 text) and ``e2e-answers-joint`` (``answer_joint``: all texts in one extraction call);
 ``--extraction-recall`` prints how many of the dev questions' own answers (``gt_answer_1/2``)
@@ -63,10 +66,16 @@ JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
     "e2e": ("e2e", {}),
     "e2e-per-fact": ("e2e", {"coverage_judge": "per-fact"}),
     "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
-    "e2e-answers": ("e2e", {"coverage_judge": "answers"}),
-    "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True}),
-    "e2e-answers-resp": ("e2e", {"coverage_judge": "answers", "response_answers": True}),
-    "e2e-answers-joint": ("e2e", {"coverage_judge": "answers", "answer_joint": True}),
+    # the answer judge as first run (yes / no answers asked one by one), and its dev variants
+    "e2e-answers": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": False}),
+    "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True,
+                                  "yes_no_polarity": False}),
+    "e2e-answers-resp": ("e2e", {"coverage_judge": "answers", "response_answers": True,
+                                 "yes_no_polarity": False}),
+    "e2e-answers-joint": ("e2e", {"coverage_judge": "answers", "answer_joint": True,
+                                  "yes_no_polarity": False}),
+    # the default since dev chose it: one yes / no / both / unclear question per response
+    "e2e-answers-polarity": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True}),
     "nli": ("nli", {}),
     "nli-tuned": ("nli", {}),
     "qa": ("qa", {}),

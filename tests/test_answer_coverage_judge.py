@@ -15,7 +15,7 @@ from factgraph.backends.scripted import ScriptedTextBackend
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.comprehensiveness import per_fact_score
 from factgraph.methods.run import Backends, Evaluator
-from factgraph.models import StatementKind
+from factgraph.models import Evaluation, StatementKind
 from factgraph.stages.answer_match import answer_stated
 from tests.scripted_support import one_token_reply, prompt_field
 
@@ -256,3 +256,47 @@ def test_answer_joint_reads_every_text_in_one_call_and_grounds_each_answer_in_it
     assert all(a.trace_id is not None for a in answers.values())  # the joint call's trace
     assert ev.parameters["answer_joint"] is True
     assert ev.scores["comprehensiveness"] == 0.5
+
+
+def test_yes_no_polarity_asks_one_question_per_response() -> None:
+    """With ``yes_no_polarity`` a bare yes / no answer that the response does not open with is
+    judged by one question — which answer does the response give: yes, no, both, unclear? —
+    read from the first token: P(yes) = m_yes + m_both, P(no) = m_no + m_both (normalised)."""
+    asked: list[str] = []
+    tops = {"It never happened.": {"no": 0.6, "both": 0.1, "yes": 0.1, "unclear": 0.1,
+                                   "The": 0.1},
+            "Sources disagree on it.": {"both": 0.7, "yes": 0.1, "no": 0.1, "un": 0.1},
+            "Yes.": {"yes": 1.0}}
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams
+               ) -> str | tuple[str, list[TokenLogprob] | None]:
+        system, user = messages[0].content, messages[-1].content
+        if "TEXT:\n" in user:
+            text = user.split("TEXT:\n", 1)[1].strip()
+            return json.dumps({"answers": ["yes" if text == "Text A." else "no"]})
+        assert system.startswith("You read a yes/no QUESTION and a RESPONSE"), system
+        assert params.max_tokens == 1 and params.top_logprobs
+        response = prompt_field(user, "RESPONSE")
+        asked.append(response)
+        return one_token_reply({k: math.log(v) for k, v in tops[response].items()})
+
+    def run(response: str) -> Evaluation:
+        return Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                         options={"coverage_judge": "answers", "yes_no_polarity": True,
+                                  "coverage_cutoff": 0.5})(EvaluationInput(
+            id="p", query="Is the tunnel still open?", response=response,
+            documents=[Document(id="d1", text="Text A."), Document(id="d2", text="Text B.")]))
+
+    never = run("It never happened.")
+    p = {s.text: s.metadata["p_covered"] for s in never.graph.statements if s.origin == "context"}
+    assert p == {"yes": pytest.approx(0.2 / 0.9, abs=1e-6), "no": pytest.approx(0.7 / 0.9,
+                                                                                  abs=1e-6)}
+    assert never.scores["comprehensiveness"] == 0.5
+    assert {s.metadata["matched"] for s in never.graph.statements if s.origin == "context"} \
+        == {"polarity"}
+    both = run("Sources disagree on it.")
+    assert both.scores["comprehensiveness"] == 1.0  # "both": P(yes) = P(no) = 0.8
+    assert asked == ["It never happened.", "Sources disagree on it."]  # one call each
+    opened = run("Yes.")  # "yes" stated word for word; "no" goes to the polarity question
+    assert asked[-1] == "Yes."
+    assert opened.scores["comprehensiveness"] == 0.5

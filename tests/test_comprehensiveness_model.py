@@ -83,3 +83,36 @@ def test_answer_coverage_judge_reads_which_answers_a_response_gives(
         assert any("1987" in a for a in answers) and any("1991" in a for a in answers), answers
         scores[name] = ev.scores["comprehensiveness"]
     assert scores == {"both": 1.0, "one": 0.5, "neither": 0.0}
+
+
+@pytest.mark.model
+def test_answer_coverage_judge_reads_a_yes_no_answer_in_other_words(
+        server_spec: str, tmp_path: Path) -> None:
+    """``yes_no_polarity`` (the default) with the real model: the texts answer a yes/no query
+    "yes" and "no"; a response that says "no" in other words, one that gives both sides and one
+    that opens with "Yes" score 1/2, 1 and 1/2."""
+    from factgraph.inputs import Document, EvaluationInput
+    from factgraph.methods.run import Backends, Evaluator
+
+    docs = [Document(id="context1", text="The Varn tunnel carries a road and, since 1994, a "
+                                         "railway line between Holm and Edder."),
+            Document(id="context2", text="The Varn tunnel is a road tunnel. No railway line "
+                                         "has ever run through it.")]
+    backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))
+    judge = Evaluator("e2e", backends=backends,
+                      options={"coverage_judge": "answers", "coverage_cutoff": 0.7})
+    scores, matched = {}, {}
+    for name, response in [
+            ("no", "The Varn tunnel only carries road traffic; trains have never used it."),
+            ("both", "The sources disagree: one says a railway line runs through the tunnel "
+                     "since 1994, the other that no railway has ever run through it."),
+            ("yes", "Yes, a railway line runs through the Varn tunnel.")]:
+        ev = judge(EvaluationInput(id=name, query="Does a railway line run through the Varn "
+                                                  "tunnel?", response=response, documents=docs))
+        answers = {s.text.lower(): s for s in ev.graph.statements if s.origin == "context"}
+        assert set(answers) == {"yes", "no"}, list(answers)
+        scores[name] = ev.scores["comprehensiveness"]
+        matched[name] = sorted(s.metadata["matched"] for s in answers.values())
+    assert scores == {"no": 0.5, "both": 1.0, "yes": 0.5}
+    assert matched["no"] == ["polarity", "polarity"]
+    assert matched["yes"] == ["polarity", "words"]

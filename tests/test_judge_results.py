@@ -18,6 +18,7 @@ CARDS = ROOT / "docs" / "judge_cards"
 
 
 @pytest.mark.parametrize(("judge", "n", "dev_n", "card"), [
+    ("e2e-answers-polarity", 160, 80, "14-e2e-answers-polarity.json"),
     ("e2e-answers", 160, 80, "15-e2e-answers.json"),
     ("e2e-per-fact", 90, 20, "10-e2e-per-fact.json"),
     ("nli-tuned", 30, 20, "31-nli-tuned.json"),  # dev: one file per candidate cut-off
@@ -43,14 +44,20 @@ def test_shipped_results_reproduce_the_judge_card(judge: str, n: int, dev_n: int
         assert got[key] == pytest.approx(shipped[key], abs=1e-12), key
 
 
-@pytest.mark.parametrize(("judge", "kappa", "balanced_accuracy"), [
-    ("e2e-answers", 0.303, 0.631),
-    ("e2e-answers-resp", 0.252, 0.546),  # response_answers: measured on dev, left off
+@pytest.mark.parametrize(("judge", "per_question", "n", "cutoff", "kappa", "balanced_accuracy"), [
+    ("e2e-answers", 5, 80, 0.65, 0.303, 0.631),
+    ("e2e-answers", 10, 160, 0.7, 0.262, 0.579),
+    ("e2e-answers-resp", 5, 80, 0.65, 0.252, 0.546),  # response_answers: left off
+    ("e2e-answers-resp", 10, 160, 0.7, 0.256, 0.543),
+    ("e2e-answers-polarity", 5, 80, 0.7, 0.339, 0.692),  # yes_no_polarity: the default
+    ("e2e-answers-polarity", 10, 160, 0.7, 0.314, 0.656),
 ])
 def test_shipped_dev_answers_give_the_documented_dev_numbers(
-        judge: str, kappa: float, balanced_accuracy: float, shared_data: Path) -> None:
-    """docs/judges.md's dev comparison of the answer judge with and without response_answers:
-    the cut-off tuned on the 80 shipped dev answers, and κ / balanced accuracy there."""
+        judge: str, per_question: int, n: int, cutoff: float, kappa: float,
+        balanced_accuracy: float, shared_data: Path) -> None:
+    """docs/judges.md's dev comparison of the answer judge's variants: the cut-off tuned on the
+    shipped dev answers (the first 80 = 5 per dev question, and all 160 = 10 per question), and
+    κ / balanced accuracy there."""
     from benchmarks.judges import ordered_items, tune_cutoff
     from factgraph.methods.comprehensiveness import per_fact_score
     from factgraph.metrics.agreement import balanced_accuracy as ba
@@ -59,14 +66,14 @@ def test_shipped_dev_answers_give_the_documented_dev_numbers(
     from factgraph.wikicontradict import load_items, predicted_label, split_items
 
     items = load_items(shared_data / "wikicontradict" / "wiki_contradict_simple_humaneval.jsonl")
-    dev = ordered_items(split_items(items, "dev"), 5, 16)[:80]
+    dev = ordered_items(split_items(items, "dev"), per_question, 16)[:n]
     lines = gzip.decompress((RESULTS / f"{judge}-dev.jsonl.gz").read_bytes()).splitlines()
-    evs = [Evaluation.model_validate_json(line) for line in lines if line.strip()]
-    assert {e.id for e in evs} == {it.input.id for it in dev}
-    cutoff = tune_cutoff(dev, evs)
-    assert cutoff == 0.65
-    by_id = {e.id: e for e in evs}
+    by_id = {e.id: e for e in (Evaluation.model_validate_json(line) for line in lines
+                               if line.strip())}
+    assert {it.input.id for it in dev} <= set(by_id)
+    evs = [by_id[it.input.id] for it in dev]
+    assert tune_cutoff(dev, evs) == cutoff
     human = [it.label for it in dev]
-    judged = [predicted_label(per_fact_score(by_id[it.input.id], cutoff)) for it in dev]
+    judged = [predicted_label(per_fact_score(e, cutoff)) for e in evs]
     assert cohen_kappa(human, judged) == pytest.approx(kappa, abs=5e-4)
     assert ba(human, judged) == pytest.approx(balanced_accuracy, abs=5e-4)

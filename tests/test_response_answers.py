@@ -66,7 +66,8 @@ class Judge:
 def _run(judge: Judge, response: str, **options: object):  # type: ignore[no-untyped-def]
     ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(judge)),
                    options={"coverage_judge": "answers", "response_answers": True,
-                            "answer_match": "words-or-model", **options})
+                            "answer_match": "words-or-model", "yes_no_polarity": False,
+                            **options})
     return ev(EvaluationInput(id="i1", query=QUERY, response=response,
                               documents=[Document(id="context1", text=TEXT1),
                                          Document(id="context2", text=TEXT2)]))

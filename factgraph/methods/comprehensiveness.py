@@ -58,7 +58,7 @@ from factgraph.stages.atomize import atomize
 from factgraph.stages.compare import AnswerNode, compare_answers
 from factgraph.stages.context_facts import extract_context_facts
 from factgraph.stages.e2e import e2e_coverage
-from factgraph.stages.fact_coverage import coverage_probabilities
+from factgraph.stages.fact_coverage import coverage_probabilities, polarity_probabilities
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
 from factgraph.stages.questions import mine_questions, refine_questions
 from factgraph.stages.relevance import keep_relevant, rate_relevance
@@ -128,6 +128,11 @@ class ComprehensivenessOptions(BaseModel):
                            "supports joins the answer set (a text answer the per-text reading "
                            "missed). One more call per response, one token per new answer "
                            "and text.")
+    yes_no_polarity: bool = Field(
+        True, description="E2E answers: a bare yes / no answer the response does not open "
+                           "with is judged by one question per response, 'which answer does "
+                           "the response give: yes, no, both or unclear?', instead of one "
+                           "question per answer.")
     response_answer_cutoff: float = Field(
         0.5, ge=0.0, le=1.0, description="E2E answers: a text supports a response answer when "
                                          "P(yes) ≥ this.")
@@ -423,6 +428,11 @@ def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
     return sum(p >= cutoff for p in known) / len(known)
 
 
+def _bare_yes_no(answer: str) -> str | None:
+    word = answer.strip(" .!").lower()
+    return word if word in ("yes", "no") else None
+
+
 def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
                                 options: ComprehensivenessOptions,
                                 facts: list[Statement]) -> list[Statement]:
@@ -492,21 +502,30 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
               and answer_stated(f.text, inp.response) for f in facts]
     if answers:
         session.count("coverage.stated", sum(stated))
+    # yes / no answers not stated word for word: one polarity question for the response
+    polar = [answers and options.yes_no_polarity and not s and _bare_yes_no(f.text)
+             for f, s in zip(facts, stated, strict=True)]
+    polarity = polarity_probabilities(session, inp.query, inp.response) if any(polar) else None
     asked = coverage_probabilities(
-        session, inp.response, [f.text for f, s in zip(facts, stated, strict=True) if not s],
+        session, inp.response,
+        [f.text for f, s, y in zip(facts, stated, polar, strict=True) if not s and not y],
         samples=options.coverage_samples, query=inp.query if answers else None)
     answered = iter(asked)
-    probs = [1.0 if s else next(answered) for s in stated]
+    probs = [1.0 if s else
+             (None if polarity is None else polarity[_bare_yes_no(f.text) or ""]) if y else
+             next(answered)
+             for f, s, y in zip(facts, stated, polar, strict=True)]
     judged = [f for f, p in zip(facts, probs, strict=True) if p is not None]
     relations: list[Relation] = []
-    for f, p, s in zip(facts, probs, stated, strict=True):
+    for f, p, s, y in zip(facts, probs, stated, polar, strict=True):
         f.metadata["p_covered"] = None if p is None else round(p, 6)
         if answers:
-            f.metadata["matched"] = "words" if s else "model"
+            f.metadata["matched"] = "words" if s else "polarity" if y else "model"
         if p is not None and p >= options.coverage_cutoff:
             relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
                                       probability=round(p, 6),
-                                      method="words" if s else options.coverage_judge))
+                                      method="words" if s else "polarity" if y else
+                                      options.coverage_judge))
     for f in found:  # the response's own answer, attested by a text: covered
         judged.append(f)
         relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,

@@ -5,6 +5,10 @@ Two question wordings: ``nli`` (below) for context facts, and ``answer_coverage`
 answer-coverage judge — the query, the response and one answer a background text gives to the
 query: "does the response give this answer?" (``factgraph/prompts/answer_coverage.toml``).
 
+For a bare yes / no answer to a yes/no query, ``polarity_probabilities`` asks instead one
+question per response — which answer does it give: yes, no, both or unclear? — and reads both
+answers' probabilities off that one token (``response_polarity.toml``).
+
 The question is the project's NLI prompt (``factgraph/prompts/nli.toml``: yes / no / unknown,
 the wording measured to work with a 1.5B model) with the response as premise and the fact as
 hypothesis. The probability that the response covers the fact is read from the first token's top
@@ -57,6 +61,52 @@ def p_yes(gen: Generation) -> float | None:
             return mass["yes"] / sum(mass.values())
     w = _word(gen.text.split()[0]) if gen.text.split() else None
     return None if w is None else float(w == "yes")
+
+
+_POLARITY = ("yes", "no", "both", "unclear")
+
+
+def _polarity_word(token: str) -> str | None:
+    t = token.strip().strip(".,:;\"'").lower()
+    if not t:
+        return None
+    hits = [w for w in _POLARITY if w.startswith(t)]  # the four differ in their first letter
+    return hits[0] if len(hits) == 1 else None
+
+
+def polarity_probabilities(session: ModelSession, query: str, response: str,
+                           top_logprobs: int = 10, stage: str = "polarity"
+                           ) -> dict[str, float] | None:
+    """P(the response gives "yes") and P(... "no") to a yes/no query, from one token:
+    "yes", "no", "both" (it gives both answers) or "unclear" (neither); with ``m_w`` the summed
+    probability of the top tokens that spell the start of ``w``,
+    ``P(yes) = (m_yes + m_both) / Σ m`` and ``P(no) = (m_no + m_both) / Σ m``. Without
+    log-probabilities the token gives 1.0 / 0.0. ``None`` when the answer is none of the four
+    (recorded as a parse failure)."""
+    chat = load_prompt("response_polarity").messages(
+        query=query, response=clip_text(session, "response", response))
+    params = session.params.model_copy(update={"max_tokens": 1, "top_logprobs": top_logprobs,
+                                               "json_schema": None, "choices": None})
+    [gen] = session.generate(stage, [chat], params)
+    session.count(f"{stage}.generated_tokens")
+    mass = dict.fromkeys(_POLARITY, 0.0)
+    if gen.logprobs:
+        first = gen.logprobs[0]
+        for token, lp in (dict(first.top) or {first.token: first.logprob}).items():
+            w = _polarity_word(token)
+            if w:
+                mass[w] += math.exp(lp)
+    if sum(mass.values()) == 0:
+        w = _polarity_word(gen.text.split()[0]) if gen.text.split() else None
+        if w is None:
+            session.failures.append(ParseFailure(
+                stage=stage, item="response", error=f"not yes/no/both/unclear: "
+                                                    f"{gen.text[:40]!r}",
+                attempts=1, trace_id=gen.trace.id))
+            return None
+        mass[w] = 1.0
+    total = sum(mass.values())
+    return {"yes": (mass["yes"] + mass["both"]) / total, "no": (mass["no"] + mass["both"]) / total}
 
 
 def coverage_probabilities(
