@@ -9,7 +9,7 @@ statements — not the score's value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -57,28 +57,37 @@ def test_method_end_to_end_on_a_wikicontradict_row(method: str, server_spec: str
     assert not ev.limits_hit
 
 
+def _answer_judge(server_spec: str, tmp_path: Path, text1: str, text2: str
+                  ) -> Callable[[str, str, str], Evaluation]:
+    """The answer-coverage judge on the real model at the cut-off tuned on dev (0.7), over
+    two background texts: (id, query, response) -> Evaluation."""
+    from factgraph.inputs import Document, EvaluationInput
+    from factgraph.methods.run import Backends, Evaluator
+
+    docs = [Document(id="context1", text=text1), Document(id="context2", text=text2)]
+    backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))
+    judge = Evaluator("e2e", backends=backends,
+                      options={"coverage_judge": "answers", "coverage_cutoff": 0.7})
+    return lambda name, query, response: judge(EvaluationInput(
+        id=name, query=query, response=response, documents=docs))
+
+
 @pytest.mark.model
 def test_answer_coverage_judge_reads_which_answers_a_response_gives(
         server_spec: str, tmp_path: Path) -> None:
     """The answer-coverage judge with the real model: the answers of two conflicting texts are
     extracted (grounded in their texts), and a response giving both, one or neither of them
     scores 1, 1/2 and 0 at the cut-off tuned on dev (0.7)."""
-    from factgraph.inputs import Document, EvaluationInput
-    from factgraph.methods.run import Backends, Evaluator
-
-    docs = [Document(id="context1", text="The Varn tunnel links the towns of Holm and Edder. "
-                                         "It was opened to traffic in 1987."),
-            Document(id="context2", text="According to the city archive, the Varn tunnel "
-                                         "between Holm and Edder opened in 1991.")]
-    backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))
-    judge = Evaluator("e2e", backends=backends,
-                      options={"coverage_judge": "answers", "coverage_cutoff": 0.7})
+    judge = _answer_judge(server_spec, tmp_path,
+                          "The Varn tunnel links the towns of Holm and Edder. It was opened "
+                          "to traffic in 1987.",
+                          "According to the city archive, the Varn tunnel between Holm and "
+                          "Edder opened in 1991.")
     scores = {}
     for name, response in [("both", "Sources differ: it opened in 1987 or in 1991."),
                            ("one", "The Varn tunnel opened in 1991."),
                            ("neither", "The Varn tunnel opened in 1975.")]:
-        ev = judge(EvaluationInput(id=name, query="When did the Varn tunnel open?",
-                                   response=response, documents=docs))
+        ev = judge(name, "When did the Varn tunnel open?", response)
         answers = [s.text for s in ev.graph.statements if s.origin == "context"]
         assert any("1987" in a for a in answers) and any("1991" in a for a in answers), answers
         scores[name] = ev.scores["comprehensiveness"]
@@ -91,24 +100,18 @@ def test_answer_coverage_judge_reads_a_yes_no_answer_in_other_words(
     """``yes_no_polarity`` (the default) with the real model: the texts answer a yes/no query
     "yes" and "no"; a response that says "no" in other words, one that gives both sides and one
     that opens with "Yes" score 1/2, 1 and 1/2."""
-    from factgraph.inputs import Document, EvaluationInput
-    from factgraph.methods.run import Backends, Evaluator
-
-    docs = [Document(id="context1", text="The Varn tunnel carries a road and, since 1994, a "
-                                         "railway line between Holm and Edder."),
-            Document(id="context2", text="The Varn tunnel is a road tunnel. No railway line "
-                                         "has ever run through it.")]
-    backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))
-    judge = Evaluator("e2e", backends=backends,
-                      options={"coverage_judge": "answers", "coverage_cutoff": 0.7})
+    judge = _answer_judge(server_spec, tmp_path,
+                          "The Varn tunnel carries a road and, since 1994, a railway line "
+                          "between Holm and Edder.",
+                          "The Varn tunnel is a road tunnel. No railway line has ever run "
+                          "through it.")
     scores, matched = {}, {}
     for name, response in [
             ("no", "The Varn tunnel only carries road traffic; trains have never used it."),
             ("both", "The sources disagree: one says a railway line runs through the tunnel "
                      "since 1994, the other that no railway has ever run through it."),
             ("yes", "Yes, a railway line runs through the Varn tunnel.")]:
-        ev = judge(EvaluationInput(id=name, query="Does a railway line run through the Varn "
-                                                  "tunnel?", response=response, documents=docs))
+        ev = judge(name, "Does a railway line run through the Varn tunnel?", response)
         answers = {s.text.lower(): s for s in ev.graph.statements if s.origin == "context"}
         assert set(answers) == {"yes", "no"}, list(answers)
         scores[name] = ev.scores["comprehensiveness"]
