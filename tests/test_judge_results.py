@@ -20,7 +20,7 @@ CARDS = ROOT / "docs" / "judge_cards"
 @pytest.mark.parametrize(("judge", "n", "dev_n", "card"), [
     ("e2e-answers-polarity", 160, 80, "14-e2e-answers-polarity.json"),
     ("e2e-answers", 160, 80, "15-e2e-answers.json"),
-    ("e2e-per-fact", 90, 20, "10-e2e-per-fact.json"),
+    ("e2e-per-fact", 160, 20, "16-e2e-per-fact.json"),
     ("nli-tuned", 30, 20, "31-nli-tuned.json"),  # dev: one file per candidate cut-off
     ("qa", 30, 0, "35-qa.json"),  # nothing to tune: no dev answers
 ])
