@@ -175,6 +175,20 @@ def tune_nli_cutoff(judge: str, model: str, items: list[LabelledInput], runs: Pa
     return (None if best is None else best[1]), n_dev
 
 
+def reference_answers(data: Path) -> list[list[str]]:
+    """Per WikiContradict row, the dataset's own answers of its two contexts (``gt_answer_1``,
+    ``gt_answer_2``; one answer when they are the same)."""
+    from factgraph.stages.compare import normalise
+
+    out: list[list[str]] = []
+    for line in data.read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            a1, a2 = str(row.get("gt_answer_1", "")), str(row.get("gt_answer_2", ""))
+            out.append([a1] if normalise(a1) == normalise(a2) else [a1, a2])
+    return out
+
+
 def gold_answer_scores(data: Path, items: list[LabelledInput]
                        ) -> list[tuple[float | None, str]]:
     """(S, human label) per item for a reference that is **not a judge**: the dataset's own
@@ -182,15 +196,11 @@ def gold_answer_scores(data: Path, items: list[LabelledInput]
     the same) checked against the response with the word check alone (``answer_stated``).
     It shows how far the answer-coverage design goes when extraction is perfect."""
     from factgraph.stages.answer_match import answer_stated
-    from factgraph.stages.compare import normalise
 
-    gold = [(str(r.get("gt_answer_1", "")), str(r.get("gt_answer_2", "")))
-            for r in (json.loads(line) for line in data.read_text("utf-8").splitlines()
-                      if line.strip())]
+    gold = reference_answers(data)
     out: list[tuple[float | None, str]] = []
     for it in items:
-        a1, a2 = gold[it.row]
-        answers = [a1] if normalise(a1) == normalise(a2) else [a1, a2]
+        answers = gold[it.row]
         stated = [answer_stated(a, it.input.response) for a in answers]
         out.append((sum(stated) / len(stated), it.label))
     return out
@@ -205,12 +215,11 @@ def extraction_recall(model: str, data: Path, items: list[LabelledInput], joint:
     (``answer_joint``) instead of one call per text. Returns (found, reference answers,
     questions)."""
     from factgraph.methods.run import Backends
-    from factgraph.stages.compare import normalise
     from factgraph.stages.context_facts import extract_context_facts
     from factgraph.stages.response_answers import is_known
     from factgraph.stages.session import ModelSession
 
-    rows = [json.loads(line) for line in data.read_text("utf-8").splitlines() if line.strip()]
+    gold = reference_answers(data)
     text = Backends.from_specs(model).text
     found = total = 0
     seen: set[str] = set()
@@ -218,8 +227,7 @@ def extraction_recall(model: str, data: Path, items: list[LabelledInput], joint:
         if it.input.query in seen:
             continue
         seen.add(it.input.query)
-        a1, a2 = str(rows[it.row]["gt_answer_1"]), str(rows[it.row]["gt_answer_2"])
-        reference = [a1] if normalise(a1) == normalise(a2) else [a1, a2]
+        reference = gold[it.row]
         read = extract_context_facts(
             ModelSession(text=text), it.input.query,
             {d.id: d.text for d in it.input.documents}, max_answers, 0.5,

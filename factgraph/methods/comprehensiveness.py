@@ -52,7 +52,7 @@ from factgraph.models import (
     StatementKind,
     Trace,
 )
-from factgraph.stages.answer_match import answer_stated
+from factgraph.stages.answer_match import answer_stated, bare_yes_no
 from factgraph.stages.answers import answer_questions
 from factgraph.stages.atomize import atomize
 from factgraph.stages.compare import AnswerNode, compare_answers
@@ -155,6 +155,7 @@ class ContextPart:
     traces: list[Trace]
     failures: list[ParseFailure]
     counts: dict[str, int]
+    texts: dict[str, str] = field(default_factory=dict)  # per-fact judges: texts by key
 
 
 @dataclass
@@ -412,7 +413,7 @@ def _facts_part(session: ModelSession, inp: EvaluationInput,
               if v != before_counts.get(k, 0)}
     if facts is None:
         counts["facts.unreadable"] = 1
-    return ContextPart(statements=statements, relations=[],
+    return ContextPart(statements=statements, relations=[], texts=dict(texts),
                        traces=session.traces[before_traces:],
                        failures=session.failures[before_failures:], counts=counts)
 
@@ -428,17 +429,26 @@ def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
     return sum(p >= cutoff for p in known) / len(known)
 
 
-def _bare_yes_no(answer: str) -> str | None:
-    word = answer.strip(" .!").lower()
-    return word if word in ("yes", "no") else None
+def _how_judged(fact: str, response: str, options: ComprehensivenessOptions
+                ) -> Literal["words", "polarity", "model"]:
+    """How a per-fact / answer judge decides one fact: the word check (answers stated word for
+    word), the response's polarity (bare yes / no answers), or one model question."""
+    if options.coverage_judge != "answers":
+        return "model"
+    if options.answer_match == "words-or-model" and answer_stated(fact, response):
+        return "words"
+    if options.yes_no_polarity and bare_yes_no(fact):
+        return "polarity"
+    return "model"
 
 
 def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
-                                options: ComprehensivenessOptions,
+                                options: ComprehensivenessOptions, texts: dict[str, str],
                                 facts: list[Statement]) -> list[Statement]:
     """Answer statements for the response's answers that a background text supports and the
-    texts' own answers lack (``stages/response_answers``), covered by the response."""
-    texts, docs = _texts(session, inp, options)
+    texts' own answers lack (``stages/response_answers``), covered by the response; ``texts``
+    are the (possibly summarised) texts the answers were read from."""
+    docs = _doc_keys(inp.documents)
     read = response_answers(session, inp.query, inp.response, texts,
                             [f.text for f in facts], options.max_answers_per_text,
                             options.grounding_min_overlap)
@@ -495,44 +505,40 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                            "the background texts gave no fact that bears on the query")
     found: list[Statement] = []
     if answers and options.response_answers:
-        found = _supported_response_answers(session, inp, options, facts)
+        found = _supported_response_answers(session, inp, options, part.texts, facts)
     # Cheapest check first (as the Q&A method's exact match): an answer stated word for word
-    # is covered without asking the model.
-    stated = [answers and options.answer_match == "words-or-model"
-              and answer_stated(f.text, inp.response) for f in facts]
+    # is covered without asking the model; with ``yes_no_polarity`` the bare yes / no answers
+    # left share one polarity question for the response; every other fact gets its own.
+    how = [_how_judged(f.text, inp.response, options) for f in facts]
     if answers:
-        session.count("coverage.stated", sum(stated))
-    # yes / no answers not stated word for word: one polarity question for the response
-    polar = [answers and options.yes_no_polarity and not s and _bare_yes_no(f.text)
-             for f, s in zip(facts, stated, strict=True)]
-    polarity = polarity_probabilities(session, inp.query, inp.response) if any(polar) else None
-    asked = coverage_probabilities(
-        session, inp.response,
-        [f.text for f, s, y in zip(facts, stated, polar, strict=True) if not s and not y],
-        samples=options.coverage_samples, query=inp.query if answers else None)
-    answered = iter(asked)
-    probs = [1.0 if s else
-             (None if polarity is None else polarity[_bare_yes_no(f.text) or ""]) if y else
-             next(answered)
-             for f, s, y in zip(facts, stated, polar, strict=True)]
-    judged = [f for f, p in zip(facts, probs, strict=True) if p is not None]
+        session.count("coverage.stated", how.count("words"))
+    polarity = (polarity_probabilities(session, inp.query, inp.response)
+                if "polarity" in how else None)
+    asked = iter(coverage_probabilities(
+        session, inp.response, [f.text for f, h in zip(facts, how, strict=True) if h == "model"],
+        samples=options.coverage_samples, query=inp.query if answers else None))
+    judged: list[Statement] = []
     relations: list[Relation] = []
-    for f, p, s, y in zip(facts, probs, stated, polar, strict=True):
+    for f, h in zip(facts, how, strict=True):
+        p = (1.0 if h == "words" else next(asked) if h == "model" else
+             None if polarity is None else polarity[bare_yes_no(f.text) or ""])
         f.metadata["p_covered"] = None if p is None else round(p, 6)
         if answers:
-            f.metadata["matched"] = "words" if s else "polarity" if y else "model"
-        if p is not None and p >= options.coverage_cutoff:
+            f.metadata["matched"] = h
+        if p is None:
+            continue
+        judged.append(f)
+        if p >= options.coverage_cutoff:
             relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
                                       probability=round(p, 6),
-                                      method="words" if s else "polarity" if y else
-                                      options.coverage_judge))
+                                      method=options.coverage_judge if h == "model" else h))
+    unjudged = len(facts) - len(judged)
+    if unjudged:
+        session.count("coverage.unjudged", unjudged)
     for f in found:  # the response's own answer, attested by a text: covered
         judged.append(f)
         relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
                                   probability=1.0, method="response-answer"))
-    unjudged = len(facts) - len(judged) + len(found)
-    if unjudged:
-        session.count("coverage.unjudged", unjudged)
     if not judged:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
                            "no fact got a readable yes/no answer")

@@ -33,10 +33,17 @@ def opening_yes_no(response: str) -> str | None:
     return None if m is None else m.group(1).lower()
 
 
+def bare_yes_no(answer: str) -> str | None:
+    """``"yes"`` / ``"no"`` when the answer is that word alone (any case, trailing "." or
+    "!"), else None: an answer to a yes/no question."""
+    word = answer.strip().strip(".!").lower()
+    return word if word in ("yes", "no") else None
+
+
 def answer_stated(answer: str, response: str) -> bool:
     """True when ``response`` states ``answer`` word for word (see module docstring)."""
-    bare = answer.strip().strip(".!").lower()
-    if bare in ("yes", "no"):
+    bare = bare_yes_no(answer)
+    if bare is not None:
         return opening_yes_no(response) == bare
     needed = content_words(answer)
     if not needed:

@@ -27,9 +27,9 @@ across the facts of one response.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from factgraph.backends.base import Generation
+from factgraph.backends.base import Generation, GenerationParams
 from factgraph.models import ParseFailure
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.prompting import load_prompt
@@ -47,20 +47,38 @@ def _word(token: str) -> str | None:
     return None
 
 
-def p_yes(gen: Generation) -> float | None:
-    """P(yes) of a one-token answer (see module docstring); None when it says neither."""
+def first_token_mass(gen: Generation, word_of: Callable[[str], str | None],
+                     words: Sequence[str]) -> dict[str, float] | None:
+    """``m_w`` per word: the summed probability of the first token's top tokens that
+    ``word_of`` reads as ``w``. Without log-probabilities (or when no top token reads as a
+    word) the generated first word counts 1; None when that is none of the words either."""
+    mass = dict.fromkeys(words, 0.0)
     if gen.logprobs:
         first = gen.logprobs[0]
-        top = dict(first.top) or {first.token: first.logprob}
-        mass = {"yes": 0.0, "no": 0.0, "unknown": 0.0}
-        for token, lp in top.items():
-            w = _word(token)
+        for token, lp in (dict(first.top) or {first.token: first.logprob}).items():
+            w = word_of(token)
             if w:
                 mass[w] += math.exp(lp)
         if sum(mass.values()) > 0:
-            return mass["yes"] / sum(mass.values())
-    w = _word(gen.text.split()[0]) if gen.text.split() else None
-    return None if w is None else float(w == "yes")
+            return mass
+    w = word_of(gen.text.split()[0]) if gen.text.split() else None
+    if w is None:
+        return None
+    mass[w] = 1.0
+    return mass
+
+
+def p_yes(gen: Generation) -> float | None:
+    """P(yes) of a one-token answer (see module docstring); None when it says neither."""
+    mass = first_token_mass(gen, _word, ("yes", "no", "unknown"))
+    return None if mass is None else mass["yes"] / sum(mass.values())
+
+
+def one_token_params(session: ModelSession, top_logprobs: int = 10) -> GenerationParams:
+    """The session's generation parameters for a one-token answer read from its top
+    log-probabilities (no JSON schema, no choice list)."""
+    return session.params.model_copy(update={"max_tokens": 1, "top_logprobs": top_logprobs,
+                                             "json_schema": None, "choices": None})
 
 
 _POLARITY = ("yes", "no", "both", "unclear")
@@ -85,26 +103,14 @@ def polarity_probabilities(session: ModelSession, query: str, response: str,
     (recorded as a parse failure)."""
     chat = load_prompt("response_polarity").messages(
         query=query, response=clip_text(session, "response", response))
-    params = session.params.model_copy(update={"max_tokens": 1, "top_logprobs": top_logprobs,
-                                               "json_schema": None, "choices": None})
-    [gen] = session.generate(stage, [chat], params)
+    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
     session.count(f"{stage}.generated_tokens")
-    mass = dict.fromkeys(_POLARITY, 0.0)
-    if gen.logprobs:
-        first = gen.logprobs[0]
-        for token, lp in (dict(first.top) or {first.token: first.logprob}).items():
-            w = _polarity_word(token)
-            if w:
-                mass[w] += math.exp(lp)
-    if sum(mass.values()) == 0:
-        w = _polarity_word(gen.text.split()[0]) if gen.text.split() else None
-        if w is None:
-            session.failures.append(ParseFailure(
-                stage=stage, item="response", error=f"not yes/no/both/unclear: "
-                                                    f"{gen.text[:40]!r}",
-                attempts=1, trace_id=gen.trace.id))
-            return None
-        mass[w] = 1.0
+    mass = first_token_mass(gen, _polarity_word, _POLARITY)
+    if mass is None:
+        session.failures.append(ParseFailure(
+            stage=stage, item="response", error=f"not yes/no/both/unclear: {gen.text[:40]!r}",
+            attempts=1, trace_id=gen.trace.id))
+        return None
     total = sum(mass.values())
     return {"yes": (mass["yes"] + mass["both"]) / total, "no": (mass["no"] + mass["both"]) / total}
 
@@ -131,11 +137,9 @@ def coverage_probabilities(
         chats = [p.messages(query=query, response=shown, answer=f) for f in facts]
     runs: list[list[float | None]] = []
     for k in range(samples):
-        update: dict[str, object] = {"max_tokens": 1, "top_logprobs": top_logprobs,
-                                     "json_schema": None, "choices": None}
+        params = one_token_params(session, top_logprobs)
         if samples > 1:
-            update.update(temperature=1.0, seed=k)
-        params = session.params.model_copy(update=update)
+            params = params.model_copy(update={"temperature": 1.0, "seed": k})
         gens = session.generate(stage, chats, params)
         session.count(f"{stage}.generated_tokens", len(gens))
         runs.append([p_yes(g) for g in gens])

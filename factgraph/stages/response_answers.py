@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
-from factgraph.stages.answer_match import answer_stated, opening_yes_no
+from factgraph.stages.answer_match import answer_stated, bare_yes_no, opening_yes_no
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.context_facts import extract_context_facts, grounded
-from factgraph.stages.fact_coverage import p_yes
+from factgraph.stages.fact_coverage import one_token_params, p_yes
 from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
@@ -74,8 +74,7 @@ def response_answers(
     # To a yes/no question (the texts answered "yes" or "no") the response's opening word is
     # its answer, even where the extraction gave none (seen with a 1.5B model on dev).
     opening = opening_yes_no(response)
-    if opening and opening not in answers and any(k.strip(" .!").lower() in ("yes", "no")
-                                                  for k in known):
+    if opening and opening not in answers and any(bare_yes_no(k) for k in known):
         answers.append(opening)
     new = [a for a in answers if not is_known(a, known)]
     session.count("response_answers.new", len(new))
@@ -87,9 +86,7 @@ def response_answers(
     p = load_prompt("answer_support")
     chats = [p.messages(query=query, text=clip_text(session, k, texts[k]), answer=a)
              for a, k in asks]
-    params = session.params.model_copy(update={"max_tokens": 1, "top_logprobs": top_logprobs,
-                                               "json_schema": None, "choices": None})
-    gens = session.generate("answer_support", chats, params)
+    gens = session.generate("answer_support", chats, one_token_params(session, top_logprobs))
     session.count("answer_support.generated_tokens", len(gens))
     by_text = {a.text: a for a in out}
     for (a, k), g in zip(asks, gens, strict=True):
