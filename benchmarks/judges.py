@@ -67,15 +67,22 @@ JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
     "e2e-per-fact": ("e2e", {"coverage_judge": "per-fact"}),
     "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
     # the answer judge as first run (yes / no answers asked one by one), and its dev variants
-    "e2e-answers": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": False}),
+    "e2e-answers": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": False,
+                            "several_answers_check": False}),
     "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True,
-                                  "yes_no_polarity": False}),
+                                  "yes_no_polarity": False, "several_answers_check": False}),
     "e2e-answers-resp": ("e2e", {"coverage_judge": "answers", "response_answers": True,
-                                 "yes_no_polarity": False}),
+                                 "yes_no_polarity": False, "several_answers_check": False}),
     "e2e-answers-joint": ("e2e", {"coverage_judge": "answers", "answer_joint": True,
-                                  "yes_no_polarity": False}),
-    # the default since dev chose it: one yes / no / both / unclear question per response
-    "e2e-answers-polarity": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True}),
+                                  "yes_no_polarity": False, "several_answers_check": False}),
+    # one yes / no / both / unclear question per response for bare yes / no answers
+    "e2e-answers-polarity": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True,
+                                     "several_answers_check": False}),
+    # the default since dev chose it: a second answer counts only if the response gives
+    # several (on dev the check is asked whenever two answers reach 0.05, so that the re-read
+    # is exact at every candidate cut-off; on test at the tuned cut-off)
+    "e2e-answers-several": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True,
+                                    "several_answers_check": True, "coverage_cutoff": 0.05}),
     "nli": ("nli", {}),
     "nli-tuned": ("nli", {}),
     "qa": ("qa", {}),

@@ -33,6 +33,8 @@ P_YES = {("It opened in 1987; some say 1989.", "1987"): 0.92,
          ("It opened in 1987; some say 1989.", "1989"): 0.71,
          ("1987.", "1987"): 0.88,
          ("1987.", "1989"): 0.08}
+# P(the response gives more than one answer) of the scripted several-answers check
+P_SEVERAL = {"It opened in 1987; some say 1989.": 0.9}
 
 
 
@@ -41,6 +43,7 @@ class Judge:
         self.extractions = 0
         self.questions: list[tuple[str, str, str]] = []
         self.params: list[GenerationParams] = []
+        self.several: list[str] = []
 
     def __call__(self, messages: Sequence[ChatMessage], params: GenerationParams
                  ) -> str | tuple[str, list[TokenLogprob] | None]:
@@ -52,6 +55,10 @@ class Judge:
             assert params.json_schema is not None
             assert params.json_schema["properties"]["answers"]["maxItems"] == 3
             return json.dumps({"answers": ANSWERS[user.split("TEXT:\n", 1)[1].strip()]})
+        if system.startswith("You read a QUESTION and a RESPONSE"):  # several answers?
+            self.several.append(prompt_field(user, "RESPONSE"))
+            q = P_SEVERAL.get(self.several[-1], 0.1)
+            return one_token_reply({"yes": math.log(q), "no": math.log(1 - q)})
         assert system.startswith("You check whether a RESPONSE to a QUESTION")
         query, response, answer = (prompt_field(user, k)
                                    for k in ("QUESTION", "RESPONSE", "ANSWER"))
@@ -92,7 +99,12 @@ def test_answers_once_per_query_grounded_merged_and_judged_with_the_query() -> N
     assert all(p.max_tokens == 1 and p.top_logprobs and p.json_schema is None
                for p in judge.params)
     # P(yes) = m_yes / (m_yes + m_no): the stray "The" token is ignored
-    assert answers["1989"].metadata["p_covered"] == pytest.approx(0.71 / (0.71 + 0.29 * 0.99),
+    p_1989 = 0.71 / (0.71 + 0.29 * 0.99)
+    assert answers["1989"].metadata["p_stated"] == pytest.approx(p_1989, abs=1e-6)
+    # two answers reach the cut-off: the second counts × P(several answers) = 0.9
+    assert judge.several == ["It opened in 1987; some say 1989."]
+    assert answers["1989"].metadata["p_covered"] == pytest.approx(p_1989 * 0.9, abs=1e-6)
+    assert answers["1987"].metadata["p_covered"] == pytest.approx(0.92 / (0.92 + 0.08 * 0.99),
                                                                   abs=1e-6)
     assert both.scores["comprehensiveness"] == 1.0
     covering = [r for r in both.graph.relations if r.src == "r"]
@@ -128,8 +140,8 @@ def test_answers_stated_word_for_word_need_no_model_call() -> None:
     assert judge.questions == []  # both answers are in the response: no coverage call
     assert both.metadata["counts"]["coverage.stated"] == 2
     facts = [s for s in both.graph.statements if s.origin == "context"]
-    assert all(f.metadata["p_covered"] == 1.0 and f.metadata["matched"] == "words"
-               for f in facts)
+    assert all(f.metadata["p_covered"] == (1.0 if f.text == "1987" else 0.9)
+               and f.metadata["matched"] == "words" for f in facts)
     assert {r.method for r in both.graph.relations} == {"words"}
     assert both.scores["comprehensiveness"] == 1.0
     # "1987." states 1987 but not 1989: only 1989 goes to the model (P = 0.08: uncovered)
@@ -300,3 +312,53 @@ def test_yes_no_polarity_asks_one_question_per_response() -> None:
     opened = run("Yes.")  # "yes" stated word for word; "no" goes to the polarity question
     assert asked[-1] == "Yes."
     assert opened.scores["comprehensiveness"] == 0.5
+
+
+def test_several_answers_check_lets_a_one_answer_response_cover_one_answer() -> None:
+    """With ``several_answers_check`` a response covers a second of the texts' differing
+    answers only if it gives more than one answer: one question per response, asked only when
+    two answers reach the cut-off; the most probable answer keeps P, the other gets P · q."""
+    asked: list[str] = []
+    q_several = {"It opened in 1987; the 1989 on the plaque is a mistake.": 0.1,
+                 "Sources differ: 1987 or 1989.": 0.9}
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams
+               ) -> str | tuple[str, list[TokenLogprob] | None]:
+        system, user = messages[0].content, messages[-1].content
+        if "TEXT:\n" in user:
+            return json.dumps({"answers": ["1987" if "1987" in user.split("TEXT:\n")[1]
+                                           else "1989"]})
+        if system.startswith("You check whether a RESPONSE"):  # "1989" for the last response
+            return one_token_reply({"yes": math.log(0.8), "no": math.log(0.2)})
+        assert system.startswith("You read a QUESTION and a RESPONSE"), system
+        assert "more than one" in system and params.max_tokens == 1
+        response = prompt_field(user, "RESPONSE")
+        asked.append(response)
+        q = q_several[response]
+        return one_token_reply({"yes": math.log(q), "no": math.log(1 - q)})
+
+    def run(response: str, **options: object) -> Evaluation:
+        return Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
+                         options={"coverage_judge": "answers", "coverage_cutoff": 0.5,
+                                  "several_answers_check": True, **options})(
+            _input(1, response, texts=("It opened in 1987.", "It opened in 1989.")))
+
+    rejected = run("It opened in 1987; the 1989 on the plaque is a mistake.")
+    p = {s.text: s.metadata for s in rejected.graph.statements if s.origin == "context"}
+    assert p["1987"]["p_covered"] == 1.0 and "p_stated" not in p["1987"]
+    assert p["1989"]["p_covered"] == pytest.approx(0.1) and p["1989"]["p_stated"] == 1.0
+    assert rejected.scores["comprehensiveness"] == 0.5
+    assert rejected.graph.statements[0].metadata["p_several"] == pytest.approx(0.1)
+    # the probabilities re-read at a higher cut-off stay exact
+    assert per_fact_score(rejected, 0.05) == 1.0 and per_fact_score(rejected, 0.6) == 0.5
+    both = run("Sources differ: 1987 or 1989.")
+    assert both.scores["comprehensiveness"] == 1.0  # P(1989) = 0.9 ≥ 0.5
+    assert asked == ["It opened in 1987; the 1989 on the plaque is a mistake.",
+                     "Sources differ: 1987 or 1989."]
+    # one answer reaches the cut-off (1989 is asked: P 0.8 < 0.9): no several-answers call
+    one = run("It opened in 1987, they say.", coverage_cutoff=0.9)
+    assert len(asked) == 2 and one.scores["comprehensiveness"] == 0.5
+    assert "p_several" not in one.graph.statements[0].metadata
+    off = run("It opened in 1987; the 1989 on the plaque is a mistake.",
+              several_answers_check=False)
+    assert len(asked) == 2 and off.scores["comprehensiveness"] == 1.0

@@ -119,3 +119,29 @@ def test_answer_coverage_judge_reads_a_yes_no_answer_in_other_words(
     assert scores == {"no": 0.5, "both": 1.0, "yes": 0.5}
     assert matched["no"] == ["polarity", "polarity"]
     assert matched["yes"] == ["polarity", "words"]
+
+
+@pytest.mark.model
+def test_answer_coverage_judge_counts_one_answer_for_a_response_that_rejects_the_other(
+        server_spec: str, tmp_path: Path) -> None:
+    """``several_answers_check`` (the default) with the real model: a response that names
+    both texts' answers but rejects one gives one answer, so it covers one of the two (S = 1/2)
+    although both are stated word for word; one that gives both as alternatives keeps S = 1.
+    The several-answers probability is recorded on the response statement either way."""
+    judge = _answer_judge(server_spec, tmp_path,
+                          "The Varn tunnel links the towns of Holm and Edder. It was opened "
+                          "to traffic in 1987.",
+                          "According to the city archive, the Varn tunnel between Holm and "
+                          "Edder opened in 1991.")
+    scores, several = {}, {}
+    for name, response in [
+            ("rejects", "The Varn tunnel opened in 1991; the year 1987 that some guides give "
+                        "is a mistake."),
+            ("both", "Sources differ: it opened in 1987 or in 1991.")]:
+        ev = judge(name, "When did the Varn tunnel open?", response)
+        answers = [s for s in ev.graph.statements if s.origin == "context"]
+        assert all(s.metadata["matched"] == "words" for s in answers), answers
+        scores[name] = ev.scores["comprehensiveness"]
+        several[name] = ev.graph.statements[0].metadata["p_several"]
+    assert scores == {"rejects": 0.5, "both": 1.0}
+    assert several["rejects"] < 0.7 <= several["both"]

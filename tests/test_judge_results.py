@@ -18,6 +18,7 @@ CARDS = ROOT / "docs" / "judge_cards"
 
 
 @pytest.mark.parametrize(("judge", "n", "dev_n", "card"), [
+    ("e2e-answers-several", 160, 80, "13-e2e-answers-several.json"),
     ("e2e-answers-polarity", 160, 80, "14-e2e-answers-polarity.json"),
     ("e2e-answers", 160, 80, "15-e2e-answers.json"),
     ("e2e-per-fact", 160, 20, "16-e2e-per-fact.json"),
@@ -51,6 +52,8 @@ def test_shipped_results_reproduce_the_judge_card(judge: str, n: int, dev_n: int
     ("e2e-answers-resp", 10, 160, 0.7, 0.256, 0.543),
     ("e2e-answers-polarity", 5, 80, 0.7, 0.339, 0.692),  # yes_no_polarity: the default
     ("e2e-answers-polarity", 10, 160, 0.7, 0.314, 0.656),
+    ("e2e-answers-several", 5, 80, 0.7, 0.424, 0.728),  # several_answers_check: the default
+    ("e2e-answers-several", 10, 160, 0.7, 0.387, 0.664),
 ])
 def test_shipped_dev_answers_give_the_documented_dev_numbers(
         judge: str, per_question: int, n: int, cutoff: float, kappa: float,

@@ -18,7 +18,10 @@ basis. An evaluation whose response could not be read by the model (every attemp
   the WikiContradict dev split, stored in the parameters). ``coverage_judge="answers"`` is the
   same with the query itself as the only question (the Q&A method of §3.2 narrowed to the
   query): the facts are the answers each text gives to the query, as short phrases, and the
-  question per answer is "does the response give this answer to the query?". Options for the
+  question per answer is "does the response give this answer to the query?"; on by default,
+  bare yes / no answers share one polarity question per response (``yes_no_polarity``) and a
+  response covers a second of the texts' differing answers only if it gives more than one
+  (``several_answers_check``: one yes/no token per response). Options for the
   answers that per-text reading misses (measured on dev, off by default): ``answer_joint``
   (all texts in one call) and ``response_answers`` (the response's own answers, added when a
   text supports them; ``factgraph.stages.response_answers``).
@@ -33,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,7 +61,11 @@ from factgraph.stages.atomize import atomize
 from factgraph.stages.compare import AnswerNode, compare_answers
 from factgraph.stages.context_facts import extract_context_facts
 from factgraph.stages.e2e import e2e_coverage
-from factgraph.stages.fact_coverage import coverage_probabilities, polarity_probabilities
+from factgraph.stages.fact_coverage import (
+    coverage_probabilities,
+    polarity_probabilities,
+    several_answers_probability,
+)
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
 from factgraph.stages.questions import mine_questions, refine_questions
 from factgraph.stages.relevance import keep_relevant, rate_relevance
@@ -133,6 +140,14 @@ class ComprehensivenessOptions(BaseModel):
                            "with is judged by one question per response, 'which answer does "
                            "the response give: yes, no, both or unclear?', instead of one "
                            "question per answer.")
+    several_answers_check: bool = Field(
+        True, description="E2E answers: the texts' answers differ, so a response covers a "
+                           "second (third, ...) of them only if it gives more than one "
+                           "answer. When two or more answers reach the cut-off (not all read "
+                           "off the polarity question, which has its own 'both'), one yes/no "
+                           "question per response — 'does it give more than one different "
+                           "answer?' — and every answer but the most probable gets "
+                           "P × P(several).")
     response_answer_cutoff: float = Field(
         0.5, ge=0.0, le=1.0, description="E2E answers: a text supports a response answer when "
                                          "P(yes) ≥ this.")
@@ -472,6 +487,29 @@ def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
     return out
 
 
+def _one_answer_unless_several(session: ModelSession, inp: EvaluationInput,
+                               options: ComprehensivenessOptions, how: Sequence[str],
+                               probs: list[float | None], response: Statement
+                               ) -> list[float | None]:
+    """The several-answers check (``several_answers_check``): the answers the texts give
+    differ, so covering two of them needs a response that gives more than one answer. When
+    two or more answers reach ``coverage_cutoff`` (and not all of them come from the polarity
+    question, whose "both" already says this), ask once per response ``q = P(the response
+    gives more than one different answer)``; the most probable answer keeps ``P``, every other
+    gets ``P · q``. The re-read S at any cut-off ≥ ``coverage_cutoff`` is exact
+    (``per_fact_score``). ``q`` is kept on the response statement (``p_several``)."""
+    reached = [k for k, p in enumerate(probs) if p is not None and p >= options.coverage_cutoff]
+    if len(reached) < 2 or all(how[k] == "polarity" for k in reached):
+        return probs
+    q = several_answers_probability(session, inp.query, inp.response)
+    if q is None:
+        session.count("several_answers.unreadable")
+        return probs
+    response.metadata["p_several"] = round(q, 6)
+    top = max(reached, key=lambda k: probs[k] or 0.0)  # ties: the first answer
+    return [p if p is None or k == top else p * q for k, p in enumerate(probs)]
+
+
 def _run_per_fact(inp: EvaluationInput, session: ModelSession,
                   options: ComprehensivenessOptions,
                   context_store: ContextStore | None) -> Evaluation:
@@ -517,12 +555,18 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
     asked = iter(coverage_probabilities(
         session, inp.response, [f.text for f, h in zip(facts, how, strict=True) if h == "model"],
         samples=options.coverage_samples, query=inp.query if answers else None))
+    probs = [1.0 if h == "words" else next(asked) if h == "model" else
+             None if polarity is None else polarity[bare_yes_no(f.text) or ""]
+             for f, h in zip(facts, how, strict=True)]
+    stated = probs
+    if answers and options.several_answers_check:
+        probs = _one_answer_unless_several(session, inp, options, how, probs, response)
     judged: list[Statement] = []
     relations: list[Relation] = []
-    for f, h in zip(facts, how, strict=True):
-        p = (1.0 if h == "words" else next(asked) if h == "model" else
-             None if polarity is None else polarity[bare_yes_no(f.text) or ""])
+    for f, h, p, p0 in zip(facts, how, probs, stated, strict=True):
         f.metadata["p_covered"] = None if p is None else round(p, 6)
+        if p != p0:  # lowered by the several-answers check: keep what the response states
+            f.metadata["p_stated"] = None if p0 is None else round(p0, 6)
         if answers:
             f.metadata["matched"] = h
         if p is None:

@@ -9,6 +9,10 @@ For a bare yes / no answer to a yes/no query, ``polarity_probabilities`` asks in
 question per response — which answer does it give: yes, no, both or unclear? — and reads both
 answers' probabilities off that one token (``response_polarity.toml``).
 
+``several_answers_probability`` asks one question per response — does it give more than one
+different answer to the query? — for the answer judge's ``several_answers_check``
+(``response_several_answers.toml``).
+
 The question is the project's NLI prompt (``factgraph/prompts/nli.toml``: yes / no / unknown,
 the wording measured to work with a 1.5B model) with the response as premise and the fact as
 hypothesis. The probability that the response covers the fact is read from the first token's top
@@ -113,6 +117,24 @@ def polarity_probabilities(session: ModelSession, query: str, response: str,
         return None
     total = sum(mass.values())
     return {"yes": (mass["yes"] + mass["both"]) / total, "no": (mass["no"] + mass["both"]) / total}
+
+
+def several_answers_probability(session: ModelSession, query: str, response: str,
+                                top_logprobs: int = 10, stage: str = "several_answers"
+                                ) -> float | None:
+    """P(the response gives two or more different answers to the query), from one token
+    (``P(yes)`` as in ``p_yes``); None when the answer is neither yes nor no (recorded as a
+    parse failure)."""
+    chat = load_prompt("response_several_answers").messages(
+        query=query, response=clip_text(session, "response", response))
+    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
+    session.count(f"{stage}.generated_tokens")
+    p = p_yes(gen)
+    if p is None:
+        session.failures.append(ParseFailure(
+            stage=stage, item="response", error=f"not yes/no: {gen.text[:40]!r}",
+            attempts=1, trace_id=gen.trace.id))
+    return p
 
 
 def coverage_probabilities(
