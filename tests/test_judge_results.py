@@ -45,6 +45,28 @@ def test_shipped_results_reproduce_the_judge_card(judge: str, n: int, dev_n: int
         assert got[key] == pytest.approx(shipped[key], abs=1e-12), key
 
 
+def test_the_answer_judge_on_ten_answers_per_test_question_reproduces_its_card(
+        shared_data: Path, tmp_path: Path) -> None:
+    """The README's 320-answer row: the default answer judge on 10 answers per test question
+    (a superset of the 160-answer row's answers), cut-off tuned on the 160 dev answers."""
+    judge = "e2e-answers-several"
+    for src, dst in [(f"{judge}-dev", f"{judge}-dev"), (f"{judge}-test320", f"{judge}-test")]:
+        (tmp_path / f"{dst}.jsonl").write_bytes(
+            gzip.decompress((RESULTS / f"{src}.jsonl.gz").read_bytes()))
+    rc = judges_main(["--model", "none:none", "--judges", judge, "--n", "320",
+                      "--dev-n", "160", "--per-question", "10", "--runs", str(tmp_path),
+                      "--data", str(shared_data / "wikicontradict"
+                                    / "wiki_contradict_simple_humaneval.jsonl"),
+                      "--score-only", "--resamples", "200"])
+    assert rc == 0
+    got = json.loads((tmp_path / f"{judge}.card.json").read_text())
+    shipped = json.loads((CARDS / "12-e2e-answers-several-320.json").read_text())
+    assert got["n"] == shipped["n"] == 320
+    assert got["options"] == shipped["options"]
+    for key in ("kappa", "balanced_accuracy", "lmr_strict", "majority_baseline"):
+        assert got[key] == pytest.approx(shipped[key], abs=1e-12), key
+
+
 @pytest.mark.parametrize(("judge", "per_question", "n", "cutoff", "kappa", "balanced_accuracy"), [
     ("e2e-answers", 5, 80, 0.65, 0.303, 0.631),
     ("e2e-answers", 10, 160, 0.7, 0.262, 0.579),
