@@ -191,6 +191,24 @@ def test_options_are_recorded() -> None:
     assert ev.parameters["answer_match"] == "words-or-model"
 
 
+@pytest.mark.parametrize(("judge", "cutoff"), [("answers", 0.7), ("per-fact", 0.3),
+                                               ("list", 0.5)])
+def test_an_unset_cutoff_is_the_one_tuned_on_dev(judge: str, cutoff: float) -> None:
+    """Run with the defaults, a judge uses (and records) the cut-off its judge card was tuned
+    with, from Python options and from JSON alike; a given cut-off is kept."""
+    from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+
+    assert ComprehensivenessOptions(coverage_judge=judge).coverage_cutoff == cutoff
+    assert ComprehensivenessOptions.model_validate_json(
+        json.dumps({"coverage_judge": judge})).coverage_cutoff == cutoff
+    assert ComprehensivenessOptions(coverage_judge=judge, coverage_cutoff=0.15
+                                    ).coverage_cutoff == 0.15
+    if judge == "answers":
+        ev = Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(Judge())),
+                       options={"coverage_judge": "answers"})(_input(1, "1987."))
+        assert ev.parameters["coverage_cutoff"] == 0.7
+
+
 def test_yes_no_answers_pass_grounding_and_merge_by_polarity() -> None:
     """A bare "yes" / "no" has no word to find in its text (it answers a yes/no query); the
     rest of an answer that starts with one is still checked."""
