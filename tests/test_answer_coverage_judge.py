@@ -55,6 +55,8 @@ class Judge:
             assert params.json_schema is not None
             assert params.json_schema["properties"]["answers"]["maxItems"] == 3
             return json.dumps({"answers": ANSWERS[user.split("TEXT:\n", 1)[1].strip()]})
+        if system.startswith("You read a QUESTION. Say whether it asks for one answer"):
+            return one_token_reply({"one": 0.0})  # P(one answer) = 1: the factor is q
         if system.startswith("You read a QUESTION and a RESPONSE"):  # several answers?
             self.several.append(prompt_field(user, "RESPONSE"))
             q = P_SEVERAL.get(self.several[-1], 0.1)
@@ -334,49 +336,69 @@ def test_yes_no_polarity_asks_one_question_per_response() -> None:
 
 def test_several_answers_check_lets_a_one_answer_response_cover_one_answer() -> None:
     """With ``several_answers_check`` a response covers a second of the texts' differing
-    answers only if it gives more than one answer: one question per response, asked only when
-    two answers reach the cut-off; the most probable answer keeps P, the other gets P · q."""
+    answers to a one-answer query only if it gives more than one answer: two one-token
+    questions (does the query ask for one answer: o; does the response give several: q),
+    asked only when two answers reach the cut-off; the most probable answer keeps P, the other
+    gets P · (1 − o(1 − q)). To a list query the answers are parts of one reply: kept."""
     asked: list[str] = []
     q_several = {"It opened in 1987; the 1989 on the plaque is a mistake.": 0.1,
-                 "Sources differ: 1987 or 1989.": 0.9}
+                 "Sources differ: 1987 or 1989.": 0.9,
+                 "Trains stop in Holm and in Edder.": 0.1}
+    p_one = {"When did the Varn tunnel open?": 0.9, "Where do the trains stop?": 0.05}
 
     def script(messages: Sequence[ChatMessage], params: GenerationParams
                ) -> str | tuple[str, list[TokenLogprob] | None]:
         system, user = messages[0].content, messages[-1].content
         if "TEXT:\n" in user:
-            return json.dumps({"answers": ["1987" if "1987" in user.split("TEXT:\n")[1]
-                                           else "1989"]})
+            text = user.split("TEXT:\n")[1]
+            return json.dumps({"answers": [next(w for w in ("1987", "1989", "Holm", "Edder")
+                                                if w in text)]})
         if system.startswith("You check whether a RESPONSE"):  # "1989" for the last response
             return one_token_reply({"yes": math.log(0.8), "no": math.log(0.2)})
+        assert params.max_tokens == 1
+        if system.startswith("You read a QUESTION. Say whether it asks for one answer"):
+            o = p_one[prompt_field(user, "QUESTION")]
+            return one_token_reply({"one": math.log(o), "list": math.log(1 - o)})
         assert system.startswith("You read a QUESTION and a RESPONSE"), system
-        assert "more than one" in system and params.max_tokens == 1
+        assert "more than one" in system
         response = prompt_field(user, "RESPONSE")
         asked.append(response)
         q = q_several[response]
         return one_token_reply({"yes": math.log(q), "no": math.log(1 - q)})
 
-    def run(response: str, **options: object) -> Evaluation:
+    def run(response: str, query: str = "When did the Varn tunnel open?",
+            texts: tuple[str, str] = ("It opened in 1987.", "It opened in 1989."),
+            **options: object) -> Evaluation:
         return Evaluator("e2e", backends=Backends(text=ScriptedTextBackend(script)),
                          options={"coverage_judge": "answers", "coverage_cutoff": 0.5,
                                   "several_answers_check": True, **options})(
-            _input(1, response, texts=("It opened in 1987.", "It opened in 1989.")))
+            EvaluationInput(id="s", query=query, response=response,
+                            documents=[Document(id=f"context{k}", text=t)
+                                       for k, t in enumerate(texts, 1)]))
 
     rejected = run("It opened in 1987; the 1989 on the plaque is a mistake.")
     p = {s.text: s.metadata for s in rejected.graph.statements if s.origin == "context"}
+    keep = 1 - 0.9 * (1 - 0.1)  # 0.19
     assert p["1987"]["p_covered"] == 1.0 and "p_stated" not in p["1987"]
-    assert p["1989"]["p_covered"] == pytest.approx(0.1) and p["1989"]["p_stated"] == 1.0
+    assert p["1989"]["p_covered"] == pytest.approx(keep) and p["1989"]["p_stated"] == 1.0
     assert rejected.scores["comprehensiveness"] == 0.5
-    assert rejected.graph.statements[0].metadata["p_several"] == pytest.approx(0.1)
+    meta = rejected.graph.statements[0].metadata
+    assert meta["p_several"] == pytest.approx(0.1) and meta["p_one_answer_query"] == \
+        pytest.approx(0.9)
     # the probabilities re-read at a higher cut-off stay exact
     assert per_fact_score(rejected, 0.05) == 1.0 and per_fact_score(rejected, 0.6) == 0.5
     both = run("Sources differ: 1987 or 1989.")
-    assert both.scores["comprehensiveness"] == 1.0  # P(1989) = 0.9 ≥ 0.5
+    assert both.scores["comprehensiveness"] == 1.0  # 1 − 0.9 · 0.1 = 0.91 ≥ 0.5
+    # a list query: Holm and Edder are parts of one reply, 1 − 0.05 · 0.9 = 0.955 is kept
+    stops = run("Trains stop in Holm and in Edder.", query="Where do the trains stop?",
+                texts=("Trains stop in Holm.", "Trains stop in Edder."))
+    assert stops.scores["comprehensiveness"] == 1.0
     assert asked == ["It opened in 1987; the 1989 on the plaque is a mistake.",
-                     "Sources differ: 1987 or 1989."]
+                     "Sources differ: 1987 or 1989.", "Trains stop in Holm and in Edder."]
     # one answer reaches the cut-off (1989 is asked: P 0.8 < 0.9): no several-answers call
     one = run("It opened in 1987, they say.", coverage_cutoff=0.9)
-    assert len(asked) == 2 and one.scores["comprehensiveness"] == 0.5
+    assert len(asked) == 3 and one.scores["comprehensiveness"] == 0.5
     assert "p_several" not in one.graph.statements[0].metadata
     off = run("It opened in 1987; the 1989 on the plaque is a mistake.",
               several_answers_check=False)
-    assert len(asked) == 2 and off.scores["comprehensiveness"] == 1.0
+    assert len(asked) == 3 and off.scores["comprehensiveness"] == 1.0

@@ -145,3 +145,20 @@ def test_answer_coverage_judge_counts_one_answer_for_a_response_that_rejects_the
         several[name] = ev.graph.statements[0].metadata["p_several"]
     assert scores == {"rejects": 0.5, "both": 1.0}
     assert several["rejects"] < 0.7 <= several["both"]
+
+
+@pytest.mark.model
+def test_answer_coverage_judge_keeps_the_parts_of_a_list_answer(
+        server_spec: str, tmp_path: Path) -> None:
+    """To a query that asks for a list, the texts' answers are parts of one reply: a response
+    naming both is complete although it gives "one answer" (the several-answers check reads
+    the query as a list query and keeps the second answer)."""
+    judge = _answer_judge(server_spec, tmp_path,
+                          "Varn fever causes a high temperature that lasts for days.",
+                          "Patients with Varn fever also develop a dry cough.")
+    ev = judge("list", "Which symptoms does Varn fever cause?",
+               "Varn fever causes a high temperature and a dry cough.")
+    answers = [s.text for s in ev.graph.statements if s.origin == "context"]
+    assert len(answers) == 2, answers
+    assert ev.scores["comprehensiveness"] == 1.0
+    assert ev.graph.statements[0].metadata["p_one_answer_query"] < 0.5

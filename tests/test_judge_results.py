@@ -75,7 +75,7 @@ def test_the_answer_judge_on_ten_answers_per_test_question_reproduces_its_card(
     ("e2e-answers-polarity", 5, 80, 0.7, 0.339, 0.692),  # yes_no_polarity: the default
     ("e2e-answers-polarity", 10, 160, 0.7, 0.314, 0.656),
     ("e2e-answers-several", 5, 80, 0.7, 0.424, 0.728),  # several_answers_check: the default
-    ("e2e-answers-several", 10, 160, 0.7, 0.387, 0.664),
+    ("e2e-answers-several", 10, 160, 0.7, 0.379, 0.661),
 ])
 def test_shipped_dev_answers_give_the_documented_dev_numbers(
         judge: str, per_question: int, n: int, cutoff: float, kappa: float,

@@ -20,11 +20,11 @@ basis. An evaluation whose response could not be read by the model (every attemp
   query): the facts are the answers each text gives to the query, as short phrases, and the
   question per answer is "does the response give this answer to the query?"; on by default,
   bare yes / no answers share one polarity question per response (``yes_no_polarity``) and a
-  response covers a second of the texts' differing answers only if it gives more than one
-  (``several_answers_check``: one yes/no token per response). Options for the
-  answers that per-text reading misses (measured on dev, off by default): ``answer_joint``
-  (all texts in one call) and ``response_answers`` (the response's own answers, added when a
-  text supports them; ``factgraph.stages.response_answers``).
+  response covers a second of the texts' differing answers to a one-answer query only if it
+  gives more than one (``several_answers_check``: two one-token questions per response).
+  Options for the answers that per-text reading misses (measured on dev, off by default):
+  ``answer_joint`` (all texts in one call) and ``response_answers`` (the response's own
+  answers, added when a text supports them; ``factgraph.stages.response_answers``).
 
 Context reuse: the context side (context atoms, their relevance, context→context relations)
 depends only on the query, the background texts, the options and the models. With a
@@ -63,6 +63,7 @@ from factgraph.stages.context_facts import extract_context_facts
 from factgraph.stages.e2e import e2e_coverage
 from factgraph.stages.fact_coverage import (
     coverage_probabilities,
+    one_answer_query_probability,
     polarity_probabilities,
     several_answers_probability,
 )
@@ -143,13 +144,13 @@ class ComprehensivenessOptions(BaseModel):
                            "the response give: yes, no, both or unclear?', instead of one "
                            "question per answer.")
     several_answers_check: bool = Field(
-        True, description="E2E answers: the texts' answers differ, so a response covers a "
-                           "second (third, ...) of them only if it gives more than one "
-                           "answer. When two or more answers reach the cut-off (not all read "
-                           "off the polarity question, which has its own 'both'), one yes/no "
-                           "question per response — 'does it give more than one different "
-                           "answer?' — and every answer but the most probable gets "
-                           "P × P(several).")
+        True, description="E2E answers: to a query with one true answer the texts' answers "
+                          "are rivals, so a response covers a second (third, ...) of them "
+                          "only if it gives more than one answer. When two or more answers "
+                          "reach the cut-off (not all read off the polarity question, which "
+                          "has its own 'both'), two one-token questions — does the query ask "
+                          "for one answer (o), does the response give more than one (q)? — "
+                          "and every answer but the most probable gets P × (1 − o(1 − q)).")
     response_answer_cutoff: float = Field(
         0.5, ge=0.0, le=1.0, description="E2E answers: a text supports a response answer when "
                                          "P(yes) ≥ this.")
@@ -510,23 +511,29 @@ def _one_answer_unless_several(session: ModelSession, inp: EvaluationInput,
                                options: ComprehensivenessOptions, how: Sequence[str],
                                probs: list[float | None], response: Statement
                                ) -> list[float | None]:
-    """The several-answers check (``several_answers_check``): the answers the texts give
-    differ, so covering two of them needs a response that gives more than one answer. When
-    two or more answers reach ``coverage_cutoff`` (and not all of them come from the polarity
-    question, whose "both" already says this), ask once per response ``q = P(the response
-    gives more than one different answer)``; the most probable answer keeps ``P``, every other
-    gets ``P · q``. The re-read S at any cut-off ≥ ``coverage_cutoff`` is exact
-    (``per_fact_score``). ``q`` is kept on the response statement (``p_several``)."""
+    """The several-answers check (``several_answers_check``): to a query with one true
+    answer, the answers the texts give are rivals, so covering two of them needs a response
+    that gives more than one answer; to a query that asks for a list they are parts of one
+    reply. When two or more answers reach ``coverage_cutoff`` (and not all of them come from
+    the polarity question, whose "both" already says this), two one-token questions:
+    ``o = P(the query asks for one answer, not a list)`` and ``q = P(the response gives more
+    than one different answer)``. The most probable answer keeps ``P``, every other gets
+    ``P · (1 − o · (1 − q))`` — ``P · q`` for a one-answer query, ``P`` for a list. The re-read
+    S at any cut-off ≥ ``coverage_cutoff`` is exact (``per_fact_score``). ``o`` and ``q`` are
+    kept on the response statement (``p_one_answer_query``, ``p_several``)."""
     reached = [k for k, p in enumerate(probs) if p is not None and p >= options.coverage_cutoff]
     if len(reached) < 2 or all(how[k] == "polarity" for k in reached):
         return probs
+    o = one_answer_query_probability(session, inp.query)
     q = several_answers_probability(session, inp.query, inp.response)
-    if q is None:
+    if o is None or q is None:
         session.count("several_answers.unreadable")
         return probs
+    response.metadata["p_one_answer_query"] = round(o, 6)
     response.metadata["p_several"] = round(q, 6)
+    keep = 1.0 - o * (1.0 - q)
     top = max(reached, key=lambda k: probs[k] or 0.0)  # ties: the first answer
-    return [p if p is None or k == top else p * q for k, p in enumerate(probs)]
+    return [p if p is None or k == top else p * keep for k, p in enumerate(probs)]
 
 
 def _run_per_fact(inp: EvaluationInput, session: ModelSession,

@@ -11,7 +11,8 @@ answers' probabilities off that one token (``response_polarity.toml``).
 
 ``several_answers_probability`` asks one question per response — does it give more than one
 different answer to the query? — for the answer judge's ``several_answers_check``
-(``response_several_answers.toml``).
+(``response_several_answers.toml``), and ``one_answer_query_probability`` one per query — does
+it ask for one answer or for a list? (``question_one_answer.toml``).
 
 The question is the project's NLI prompt (``factgraph/prompts/nli.toml``: yes / no / unknown,
 the wording measured to work with a 1.5B model) with the response as premise and the fact as
@@ -135,6 +136,31 @@ def several_answers_probability(session: ModelSession, query: str, response: str
             stage=stage, item="response", error=f"not yes/no: {gen.text[:40]!r}",
             attempts=1, trace_id=gen.trace.id))
     return p
+
+
+def _one_or_list(token: str) -> str | None:
+    t = token.strip().strip(".,:;\"'").lower()
+    if t and "one".startswith(t):
+        return "one"
+    if len(t) >= 1 and "list".startswith(t):
+        return "list"
+    return None
+
+
+def one_answer_query_probability(session: ModelSession, query: str, top_logprobs: int = 10,
+                                 stage: str = "query_kind") -> float | None:
+    """P(the query asks for one answer, not for a list of several things), from one token:
+    ``m_one / (m_one + m_list)``; None when the answer is neither (a parse failure)."""
+    chat = load_prompt("question_one_answer").messages(query=query)
+    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
+    session.count(f"{stage}.generated_tokens")
+    mass = first_token_mass(gen, _one_or_list, ("one", "list"))
+    if mass is None:
+        session.failures.append(ParseFailure(
+            stage=stage, item="query", error=f"not one/list: {gen.text[:40]!r}", attempts=1,
+            trace_id=gen.trace.id))
+        return None
+    return mass["one"] / sum(mass.values())
 
 
 def coverage_probabilities(
