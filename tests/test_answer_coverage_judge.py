@@ -402,3 +402,18 @@ def test_several_answers_check_lets_a_one_answer_response_cover_one_answer() -> 
     off = run("It opened in 1987; the 1989 on the plaque is a mistake.",
               several_answers_check=False)
     assert len(asked) == 3 and off.scores["comprehensiveness"] == 1.0
+
+
+def test_one_answer_query_probability_reads_one_or_list_and_records_anything_else() -> None:
+    """P(one answer) = m_one / (m_one + m_list) from the first token (case, spaces and
+    stray tokens ignored); a reply that is neither is None and a recorded parse failure."""
+    from factgraph.stages.fact_coverage import one_answer_query_probability
+    from factgraph.stages.session import ModelSession
+
+    replies = iter([one_token_reply({" One": math.log(0.6), "list": math.log(0.2),
+                                     "": math.log(0.1), "The": math.log(0.1)}),
+                    "Perhaps."])
+    session = ModelSession(text=ScriptedTextBackend(lambda m, p: next(replies)))
+    assert one_answer_query_probability(session, "Who built it?") == pytest.approx(0.75)
+    assert one_answer_query_probability(session, "Who else?") is None
+    assert [f.stage for f in session.failures] == ["query_kind"]

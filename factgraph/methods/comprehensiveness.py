@@ -158,7 +158,6 @@ class ComprehensivenessOptions(BaseModel):
         0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
                                          "in its own text less than this share (None: keep).")
 
-
     @model_validator(mode="before")
     @classmethod
     def _dev_tuned_cutoff(cls, data: Any) -> Any:

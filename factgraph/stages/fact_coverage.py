@@ -140,11 +140,9 @@ def several_answers_probability(session: ModelSession, query: str, response: str
 
 def _one_or_list(token: str) -> str | None:
     t = token.strip().strip(".,:;\"'").lower()
-    if t and "one".startswith(t):
-        return "one"
-    if len(t) >= 1 and "list".startswith(t):
-        return "list"
-    return None
+    if not t:
+        return None
+    return "one" if "one".startswith(t) else "list" if "list".startswith(t) else None
 
 
 def one_answer_query_probability(session: ModelSession, query: str, top_logprobs: int = 10,
