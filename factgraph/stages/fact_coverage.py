@@ -86,15 +86,36 @@ def one_token_params(session: ModelSession, top_logprobs: int = 10) -> Generatio
                                              "json_schema": None, "choices": None})
 
 
-_POLARITY = ("yes", "no", "both", "unclear")
+def _word_by_prefix(words: Sequence[str]) -> Callable[[str], str | None]:
+    """A token reader: the one word of ``words`` whose start the token spells (case, spaces and
+    end punctuation ignored); None for no word or more than one."""
+    def read(token: str) -> str | None:
+        t = token.strip().strip(".,:;\"'").lower()
+        if not t:
+            return None
+        hits = [w for w in words if w.startswith(t)]
+        return hits[0] if len(hits) == 1 else None
+    return read
 
 
-def _polarity_word(token: str) -> str | None:
-    t = token.strip().strip(".,:;\"'").lower()
-    if not t:
-        return None
-    hits = [w for w in _POLARITY if w.startswith(t)]  # the four differ in their first letter
-    return hits[0] if len(hits) == 1 else None
+def _one_token_mass(session: ModelSession, stage: str, prompt: str, item: str,
+                    word_of: Callable[[str], str | None], words: Sequence[str], expected: str,
+                    top_logprobs: int, **fields: str) -> dict[str, float] | None:
+    """Ask one one-token question (``prompt`` filled with ``fields``) and read ``m_w`` per
+    word off its first token (``first_token_mass``); None — recorded as a parse failure of
+    ``item`` — when the answer is none of the words."""
+    chat = load_prompt(prompt).messages(**fields)
+    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
+    session.count(f"{stage}.generated_tokens")
+    mass = first_token_mass(gen, word_of, words)
+    if mass is None:
+        session.failures.append(ParseFailure(
+            stage=stage, item=item, error=f"not {expected}: {gen.text[:40]!r}", attempts=1,
+            trace_id=gen.trace.id))
+    return mass
+
+
+_POLARITY = ("yes", "no", "both", "unclear")  # the four differ in their first letter
 
 
 def polarity_probabilities(session: ModelSession, query: str, response: str,
@@ -106,15 +127,11 @@ def polarity_probabilities(session: ModelSession, query: str, response: str,
     ``P(yes) = (m_yes + m_both) / Σ m`` and ``P(no) = (m_no + m_both) / Σ m``. Without
     log-probabilities the token gives 1.0 / 0.0. ``None`` when the answer is none of the four
     (recorded as a parse failure)."""
-    chat = load_prompt("response_polarity").messages(
-        query=query, response=clip_text(session, "response", response))
-    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
-    session.count(f"{stage}.generated_tokens")
-    mass = first_token_mass(gen, _polarity_word, _POLARITY)
+    mass = _one_token_mass(session, stage, "response_polarity", "response",
+                           _word_by_prefix(_POLARITY), _POLARITY, "yes/no/both/unclear",
+                           top_logprobs, query=query,
+                           response=clip_text(session, "response", response))
     if mass is None:
-        session.failures.append(ParseFailure(
-            stage=stage, item="response", error=f"not yes/no/both/unclear: {gen.text[:40]!r}",
-            attempts=1, trace_id=gen.trace.id))
         return None
     total = sum(mass.values())
     return {"yes": (mass["yes"] + mass["both"]) / total, "no": (mass["no"] + mass["both"]) / total}
@@ -126,39 +143,20 @@ def several_answers_probability(session: ModelSession, query: str, response: str
     """P(the response gives two or more different answers to the query), from one token
     (``P(yes)`` as in ``p_yes``); None when the answer is neither yes nor no (recorded as a
     parse failure)."""
-    chat = load_prompt("response_several_answers").messages(
-        query=query, response=clip_text(session, "response", response))
-    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
-    session.count(f"{stage}.generated_tokens")
-    p = p_yes(gen)
-    if p is None:
-        session.failures.append(ParseFailure(
-            stage=stage, item="response", error=f"not yes/no: {gen.text[:40]!r}",
-            attempts=1, trace_id=gen.trace.id))
-    return p
-
-
-def _one_or_list(token: str) -> str | None:
-    t = token.strip().strip(".,:;\"'").lower()
-    if not t:
-        return None
-    return "one" if "one".startswith(t) else "list" if "list".startswith(t) else None
+    mass = _one_token_mass(session, stage, "response_several_answers", "response", _word,
+                           ("yes", "no", "unknown"), "yes/no", top_logprobs, query=query,
+                           response=clip_text(session, "response", response))
+    return None if mass is None else mass["yes"] / sum(mass.values())
 
 
 def one_answer_query_probability(session: ModelSession, query: str, top_logprobs: int = 10,
                                  stage: str = "query_kind") -> float | None:
     """P(the query asks for one answer, not for a list of several things), from one token:
     ``m_one / (m_one + m_list)``; None when the answer is neither (a parse failure)."""
-    chat = load_prompt("question_one_answer").messages(query=query)
-    [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
-    session.count(f"{stage}.generated_tokens")
-    mass = first_token_mass(gen, _one_or_list, ("one", "list"))
-    if mass is None:
-        session.failures.append(ParseFailure(
-            stage=stage, item="query", error=f"not one/list: {gen.text[:40]!r}", attempts=1,
-            trace_id=gen.trace.id))
-        return None
-    return mass["one"] / sum(mass.values())
+    mass = _one_token_mass(session, stage, "question_one_answer", "query",
+                           _word_by_prefix(("one", "list")), ("one", "list"), "one/list",
+                           top_logprobs, query=query)
+    return None if mass is None else mass["one"] / sum(mass.values())
 
 
 def coverage_probabilities(
