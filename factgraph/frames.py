@@ -3,10 +3,14 @@
 ``to_frame(evaluations, level=...)`` gives
 
 * ``"evaluation"``: one row per Evaluation — id, method, the response's model, the judge
-  models, graph sizes, parse failures, caps hit, and one column per score;
+  models, graph sizes, parse failures, caps hit, one column per score (``comprehensiveness``
+  always: the graph's S when the file carries none, as every reader shows it) and
+  ``contradicted`` (response statements that contradict a background statement);
 * ``"statement"``: one row per statement of every graph — text, origin, source, scored
-  attributes, its coverage status (``response`` | ``covered`` | ``uncovered``), whether it is
-  in the uncovered basis, its component (SCC) and the Evaluation's verdict on it;
+  attributes, its coverage status (``response`` | ``covered`` | ``uncovered``), whether it
+  stands for its component in the uncovered basis (one statement per basis component, the
+  representative ``factgraph analyze`` lists), its component (SCC) and the Evaluation's
+  verdict on it;
 * ``"relation"``: one row per relation — ends, label, probability, judge.
 
 Coverage, basis and components come from the graph engine (:func:`factgraph.graph.analyze`),
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
-from factgraph.graph import analyze
+from factgraph.graph import analyze, contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation, FactGraph
 
 if TYPE_CHECKING:
@@ -58,6 +62,10 @@ def evaluation_row(ev: Evaluation) -> dict[str, Any]:
     }
     for name, value in ev.scores.items():
         row[name] = value
+    # The readers' one rule: a comprehensiveness the file does not carry is the graph's S.
+    row["comprehensiveness"] = reported_comprehensiveness(ev.scores, graph)
+    # Response statements that contradict a background statement (what the answer gets wrong).
+    row["contradicted"] = len(contradictions(graph))
     return row
 
 
@@ -83,7 +91,8 @@ def statement_rows(ev: Evaluation | FactGraph, evaluation_id: str | None = None,
             "kind": s.kind.value, "source_id": s.source_id, "question_id": s.question_id,
             "relevance": s.relevance, "salience": s.salience, "confidence": s.confidence,
             "importance": s.importance, "status": status,
-            "basis": bool(comp.basis) and s.origin.value == "context",
+            # one statement per basis component: its representative, as every export lists it
+            "basis": bool(comp.basis) and s.id == comp.representative,
             "component": comp.id, "component_size": len(comp.members),
             "verdict": verdicts.get(s.id), "trace_id": s.trace_id,
         })

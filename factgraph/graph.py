@@ -32,7 +32,7 @@ Only ``entails`` relations create coverage; ``contradicts``, ``neutral`` and ``c
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
@@ -82,6 +82,9 @@ class GraphTable:
     dst: IntArray  # position of each relation's dst statement
     is_entails: BoolArray  # relation label is ``entails``
     probability: FloatArray
+    # relation label is ``contradicts``; None when the reader did not record labels other than
+    # ``entails`` (then the graph is read as having no contradiction)
+    is_contradicts: BoolArray | None = None
 
     @property
     def n_relations(self) -> int:
@@ -101,6 +104,9 @@ class GraphTable:
             is_entails=np.fromiter(map(is_, map(attrgetter("label"), rels),
                                        repeat(RelationLabel.entails)), dtype=bool, count=m),
             probability=np.array(list(map(attrgetter("probability"), rels)), dtype=np.float64),
+            is_contradicts=np.fromiter(map(is_, map(attrgetter("label"), rels),
+                                           repeat(RelationLabel.contradicts)), dtype=bool,
+                                       count=m),
         )
 
     def entailment_edges(self, min_probability: float | None = None) -> tuple[IntArray, IntArray]:
@@ -388,3 +394,96 @@ def condensation_edges(coverage: Coverage) -> Sequence[tuple[int, int]]:
     keep = cs != cd
     pairs = np.unique(np.stack([cs[keep], cd[keep]], axis=1), axis=0)
     return [(int(a), int(b)) for a, b in pairs]
+
+
+# ---- what every reader shows: one rule for S, and the "wrong" half ----------------------------
+
+SCORE_KEY = "comprehensiveness"
+
+
+def reported_comprehensiveness(
+    scores: Mapping[str, float | None], graph: FactGraph | Coverage
+) -> float | None:
+    """The comprehensiveness S every reader shows for an evaluation (``analyze``, ``report``,
+    ``explore``, ``view``, the fact database, ``to_frame``).
+
+    The score recorded in ``scores`` when the key is there — ``None`` included: a method that
+    could not score records ``None`` with its reason, and that must not turn into the graph's
+    0 — else, when the file carries no such score, the graph's S (``graph`` is the fact graph
+    or its :class:`Coverage`, so a caller that has analysed it already pays nothing).
+    """
+    if SCORE_KEY in scores:
+        return scores[SCORE_KEY]
+    return (graph if isinstance(graph, Coverage) else analyze(graph)).score
+
+
+def basis_representatives(coverage: Coverage) -> list[str]:
+    """The uncovered basis as statement ids: one statement per basis component, its
+    representative (the engine's rule, :meth:`Coverage.component`), in component order.
+
+    Equivalent context statements ("built in 1856" / "construction finished in 1856") are one
+    fact to add, so every export of the basis names only this one."""
+    return [coverage.component(int(c)).representative
+            for c in np.flatnonzero(coverage.arrays.is_basis)]
+
+
+@dataclass(frozen=True)
+class ContradictedFact:
+    """A context statement a response statement contradicts."""
+
+    statement_id: str
+    text: str
+    source_id: str | None
+    probability: float | None  # the highest recorded over the pair's relations; None if none
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A response statement in conflict with the background: a ``contradicts`` relation joins
+    it to at least one context statement (either direction). What makes an answer *wrong*
+    rather than incomplete; it never changes coverage."""
+
+    statement_id: str
+    text: str
+    contradicts: tuple[ContradictedFact, ...]
+
+
+def contradictions(graph: FactGraph | GraphTable) -> list[Contradiction]:
+    """The response statements that contradict a context statement, each with the context
+    statements it contradicts.
+
+    Response statements in file order, their contradicted facts in file order; a pair joined
+    by several relations (both directions) is listed once. Contradictions between two response
+    statements or two context statements are not listed (they say nothing about the answer's
+    correctness against the background). A table read without relation labels
+    (``is_contradicts`` None) has none. O(V + E).
+    """
+    table = graph if isinstance(graph, GraphTable) else GraphTable.from_graph(graph)
+    if table.is_contradicts is None or not table.is_contradicts.any():
+        return []
+    stmts = table.statements
+    is_response = table.response_mask()
+    keep = table.is_contradicts
+    src, dst, prob = table.src[keep], table.dst[keep], table.probability[keep]
+    # Orient every pair response -> context; drop response-response and context-context.
+    mixed = is_response[src] != is_response[dst]
+    resp = np.where(is_response[src], src, dst)[mixed]
+    ctx = np.where(is_response[src], dst, src)[mixed]
+    prob = prob[mixed]
+    best: dict[tuple[int, int], float | None] = {}
+    for r, c, p in zip(resp.tolist(), ctx.tolist(), prob.tolist(), strict=True):
+        value = None if p != p else float(p)  # NaN: no recorded probability
+        old = best.get((r, c))
+        best[(r, c)] = value if old is None else (old if value is None else max(old, value))
+    by_response: dict[int, list[int]] = {}
+    for r, c in sorted(best):
+        by_response.setdefault(r, []).append(c)
+    return [
+        Contradiction(
+            statement_id=stmts[r].id, text=stmts[r].text,
+            contradicts=tuple(ContradictedFact(statement_id=stmts[c].id, text=stmts[c].text,
+                                               source_id=stmts[c].source_id,
+                                               probability=best[(r, c)])
+                              for c in cs))
+        for r, cs in by_response.items()
+    ]

@@ -97,8 +97,9 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
     is_entails = np.empty(m, dtype=bool)
+    is_contradicts = np.empty(m, dtype=bool)
     probability = np.empty(m, dtype=np.float64)
-    get, entails = index.get, RelationLabel.entails
+    get, entails, contradicts = index.get, RelationLabel.entails, RelationLabel.contradicts
     for start in range(0, m, chunk):
         try:
             batch = _RELATIONS_DECODER.decode(b"[" + b",".join(raws[start:start + chunk]) + b"]")
@@ -111,13 +112,17 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
                                      dtype=np.int64, count=len(batch))
         is_entails[start:end] = np.fromiter(map(is_, map(attrgetter("label"), batch),
                                                 repeat(entails)), dtype=bool, count=len(batch))
+        is_contradicts[start:end] = np.fromiter(
+            map(is_, map(attrgetter("label"), batch), repeat(contradicts)), dtype=bool,
+            count=len(batch))
         probability[start:end] = np.array(list(map(attrgetter("probability"), batch)),
                                           dtype=np.float64)
     if m and (src.min() < 0 or dst.min() < 0):
         return None
     rows.relations = []
     return GraphTable(query=rows.query, statements=statements, src=src, dst=dst,
-                      is_entails=is_entails, probability=probability)
+                      is_entails=is_entails, probability=probability,
+                      is_contradicts=is_contradicts)
 
 
 def decode_table(data: bytes) -> GraphTable | None:

@@ -33,6 +33,7 @@
     const li = el("li");
     const sw = el("span", "", "fg-swatch");
     sw.style.background = item.color;
+    if (key === "contradicted") sw.style.border = "3px solid " + item.border;
     li.appendChild(sw);
     li.appendChild(el("span", item.label));
     legend.appendChild(li);
@@ -46,10 +47,33 @@
     li.appendChild(el("span", item.label));
     legend.appendChild(li);
   }
+  for (const [key, item] of Object.entries(data.edge_highlights || {})) {
+    const li = el("li", null, "fg-highlight-" + key);
+    const ln = el("span", "", "fg-line");
+    ln.style.borderColor = item.color;
+    if (key === "path") ln.style.borderTopWidth = "5px";
+    li.appendChild(ln);
+    li.appendChild(el("span", item.label));
+    legend.appendChild(li);
+  }
   const basisList = document.getElementById("fg-basis");
   for (const b of data.basis) basisList.appendChild(el("li", b.text));
+  // Response statements that contradict the background: what the answer gets wrong.
+  const contradictedList = document.getElementById("fg-contradictions");
+  for (const c of data.contradictions || []) {
+    const li = el("li");
+    li.dataset.statement = c.id;
+    li.appendChild(el("div", c.text, "fg-contradicted"));
+    for (const f of c.contradicts) {
+      li.appendChild(el("div", "contradicts: " + f.text + (f.source_id ? " (" + f.source_id + ")" : ""), "fg-contradicts"));
+    }
+    contradictedList.appendChild(li);
+  }
+  document.getElementById("fg-contradictions-count").textContent =
+    String((data.contradictions || []).length);
 
   // ---- graph data ---------------------------------------------------------------------------
+  const contradictedBy = new Map((data.contradictions || []).map((c) => [c.id, c.contradicts]));
   function tooltip(s) {
     const lines = [s.text, "", "id: " + s.id, "origin: " + s.origin + (s.kind !== "atom" ? " (" + s.kind + ")" : ""),
       "status: " + STATUS[s.status].label];
@@ -58,6 +82,8 @@
     if (s.confidence !== null) lines.push("confidence: " + fmt(s.confidence));
     if (s.component_size > 1) lines.push("equivalent statements: " + s.component_size);
     if (s.trace_id) lines.push("model call: " + s.trace_id + (s.trace_model ? " (" + s.trace_model + ")" : ""));
+    const wrong = contradictedBy.get(s.id);
+    if (wrong) for (const f of wrong) lines.push("contradicts: " + f.text);
     return el("div", lines.join("\n"), "fg-tip");
   }
 
@@ -65,10 +91,11 @@
     id: s.id,
     label: s.label,
     title: tooltip(s),
-    color: { background: STATUS[s.status].color, border: STATUS[s.status].border,
+    color: { background: STATUS[s.status].color,
+             border: contradictedBy.has(s.id) ? STATUS.contradicted.border : STATUS[s.status].border,
              highlight: { background: STATUS[s.status].color, border: "#111" } },
     shape: s.origin === "response" ? "box" : "ellipse",
-    borderWidth: s.status === "basis" ? 3 : 1,
+    borderWidth: s.status === "basis" || contradictedBy.has(s.id) ? 3 : 1,
     font: { color: s.origin === "response" ? "#fff" : "#111", size: 13 },
     cid: s.component,
     source: s.source_id || "",
@@ -78,7 +105,8 @@
     id: "e" + i,
     from: r.src, to: r.dst, label_kind: r.label,
     arrows: "to",
-    color: { color: data.edge_styles[r.label].color, highlight: "#111" },
+    color: { color: data.edge_styles[r.label].color, highlight: data.edge_highlights.selected.color,
+             hover: data.edge_highlights.hover.color },
     dashes: !!data.edge_styles[r.label].dashes,
     width: 1.5,
     title: el("div", r.label + (r.probability !== null ? " (p=" + fmt(r.probability) + ")" : "") +
@@ -203,7 +231,7 @@
         const match = edges.get({ filter: (e) => e.from === path[i] && e.to === path[i + 1] && e.label_kind === "entails" });
         if (match.length) pathEdges.push(match[0].id);
       }
-      edges.update(pathEdges.map((eid) => ({ id: eid, width: 5, color: { color: "#f28e2b" } })));
+      edges.update(pathEdges.map((eid) => ({ id: eid, width: 5, color: { color: data.edge_highlights.path.color } })));
       highlighted = pathEdges;
       network.selectNodes(path.filter((n) => nodeView.get(n)));
     } else if (s.status === "uncovered" || s.status === "basis") {

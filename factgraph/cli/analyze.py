@@ -11,7 +11,14 @@ import click
 from rich.table import Table
 
 from factgraph.cli.output import make_console
-from factgraph.graph import Component, Coverage, GraphTable, analyze_table
+from factgraph.graph import (
+    Component,
+    Contradiction,
+    Coverage,
+    GraphTable,
+    analyze_table,
+    contradictions,
+)
 from factgraph.io import load_graph_table
 
 OUTPUT = click.option(
@@ -47,8 +54,21 @@ def component_record(cov: Coverage, comp: Component) -> dict[str, Any]:
     }
 
 
+def contradiction_record(c: Contradiction) -> dict[str, Any]:
+    """A response statement that contradicts the background, with the context statements it
+    contradicts, as a flat JSON-able record."""
+    return {
+        "statement_id": c.statement_id,
+        "text": c.text,
+        "contradicts": [{"statement_id": f.statement_id, "text": f.text,
+                         "source_id": f.source_id, "probability": f.probability}
+                        for f in c.contradicts],
+    }
+
+
 def coverage_summary(cov: Coverage) -> dict[str, Any]:
     g = cov.graph
+    found = contradictions(g)
     n_resp = sum(1 for s in g.statements if s.origin.value == "response")
     n_relations = g.n_relations if isinstance(g, GraphTable) else len(g.relations)
     return {
@@ -65,6 +85,9 @@ def coverage_summary(cov: Coverage) -> dict[str, Any]:
         "covered": [component_record(cov, c) for c in cov.covered()],
         "uncovered": [component_record(cov, c) for c in cov.uncovered()],
         "basis": [component_record(cov, c) for c in cov.basis()],
+        # the "wrong" half: response statements that contradict a background statement
+        "n_contradicted": len(found),
+        "contradicted": [contradiction_record(c) for c in found],
     }
 
 
@@ -105,6 +128,14 @@ def analyze_cmd(graph_file: str, output: str, min_probability: float | None,
     if len(rows) > max_rows:
         console.print(f"({len(rows) - max_rows} more context components not shown: "
                       "--max-rows N shows more, --output json lists all)")
+    console.print(f"[bold]Contradicted response statements[/bold] ({summary['n_contradicted']}): "
+                  "what the answer gets wrong")
+    for rec in summary["contradicted"]:
+        console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))
+        for fact in rec["contradicts"]:
+            source = f" ({fact['source_id']})" if fact["source_id"] else ""
+            console.print(_escape(f"      contradicts [{fact['statement_id']}] {fact['text']}"
+                                  f"{source}"))
     console.print(f"[bold]Uncovered basis[/bold] ({cov.n_basis}): the fewest facts to add")
     for rec in summary["basis"]:
         console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))

@@ -36,6 +36,7 @@ from factgraph.explore.sources import (
     QuerySummary,
     Source,
 )
+from factgraph.graph import contradictions
 from factgraph.viz.matrix import coverage_matrix
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
@@ -101,8 +102,10 @@ class Explorer:
             return self._not_found(f"no query with id {qid}")
 
         def draw() -> tuple[str, str]:
-            matrix = coverage_matrix([k.evaluation for k in keyed])
-            return matrix.query or qid, pages.query_main(matrix)
+            evs = [k.evaluation for k in keyed]
+            matrix = coverage_matrix(evs)
+            return matrix.query or qid, pages.query_main(
+                matrix, {ev.id: contradictions(ev.graph) for ev in evs})
 
         title, main = self.cache.get(("query", *sorted(k.fingerprint for k in keyed)), draw)
         return _html(pages.layout(title, self._nav(query=qid), main))

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode
 
 from factgraph.explore.sources import EvaluationSummary, QuerySummary
+from factgraph.graph import Contradiction
 from factgraph.store.queries import NamedQuery
 from factgraph.viz.matrix import CoverageMatrix, leaderboard, render_matrix
 from factgraph.viz.safe_html import fill_template, json_for_script, read_asset, script_hash
@@ -137,7 +138,38 @@ def index_main(source_label: str, queries: Sequence[QuerySummary],
     return "".join(out)
 
 
-def query_main(matrix: CoverageMatrix) -> str:
+def _count(x: int | None) -> str:
+    return "—" if x is None else str(x)
+
+
+def contradictions_main(columns: Sequence[tuple[str, str, str]],
+                        contradicted: Mapping[str, Sequence[Contradiction]]) -> str:
+    """Per response (``(evaluation id, response id, model)``), its statements that contradict
+    a background statement, each with the statements it contradicts; empty when none does."""
+    items = []
+    for eid, rid, model in columns:
+        found = contradicted.get(eid) or ()
+        if not found:
+            continue
+        lis = "".join(
+            f'<li><span class="fx-contradicted">{e(c.text)}</span> contradicts '
+            + "; ".join(f"{e(f.text)}" + (f" ({e(f.source_id)})" if f.source_id else "")
+                        for f in c.contradicts) + "</li>" for c in found)
+        items.append(f'<div class="fx-contradictions" data-evaluation="{e(eid, quote=True)}">'
+                     f'<h3><a href="{e(view_url(eid), quote=True)}">{e(rid)}</a> · {e(model)}: '
+                     f"{len(found)} contradicted</h3><ul>{lis}</ul></div>")
+    if not items:
+        return ""
+    return ("<h2>Contradicted response statements</h2><p class=\"fx-note\">Response "
+            "statements that contradict a background statement: what the answer gets wrong "
+            "(contradictions never count as coverage).</p>" + "".join(items))
+
+
+def query_main(matrix: CoverageMatrix,
+               contradicted: Mapping[str, Sequence[Contradiction]] | None = None) -> str:
+    """The page of one query: leaderboard, coverage matrix, responses and the response
+    statements that contradict the background (``contradicted``: per evaluation id)."""
+    contradicted = contradicted or {}
     links = {c.evaluation_id: view_url(c.evaluation_id) for c in matrix.columns}
     board = leaderboard(matrix)
     out = [f'<h1 class="fx-title">{e(matrix.query or "(no query)")}</h1>',
@@ -158,11 +190,14 @@ def query_main(matrix: CoverageMatrix) -> str:
            "with its covering path highlighted.</p>",
            render_matrix(matrix, links),
            "<h2>Responses</h2>",
-           _table(["response", "model", "method", "comprehensiveness", "graph"],
+           _table(["response", "model", "method", "comprehensiveness", "contradicted", "graph"],
                   [[f"<td>{e(c.response_id)}</td>", f"<td>{e(c.model)}</td>",
                     f"<td>{e(c.method)}</td>", f'<td class="num">{_num(c.comprehensiveness)}</td>',
+                    f'<td class="num">{len(contradicted.get(c.evaluation_id) or ())}</td>',
                     f'<td><a href="{e(links[c.evaluation_id], quote=True)}">view</a></td>']
-                   for c in matrix.columns])]
+                   for c in matrix.columns]),
+           contradictions_main([(c.evaluation_id, c.response_id, c.model)
+                                for c in matrix.columns], contradicted)]
     return "".join(out)
 
 
@@ -170,10 +205,12 @@ def model_main(model: str, summaries: Sequence[EvaluationSummary]) -> str:
     rows = [[f'<td><a href="{e(query_url(s.query_id), quote=True)}">{e(s.query or "(no query)")}'
              "</a></td>", f"<td>{e(s.response_id)}</td>", f"<td>{e(s.method)}</td>",
              f'<td class="num">{_num(s.comprehensiveness)}</td>',
+             f'<td class="num">{_count(s.contradicted)}</td>',
              f'<td><a href="{e(view_url(s.id), quote=True)}">view</a></td>'] for s in summaries]
     return (f'<h1 class="fx-title">Model {e(model or "(unknown)")}: {len(summaries)} '
             "evaluations</h1>"
-            + _table(["query", "response", "method", "comprehensiveness", "graph"], rows))
+            + _table(["query", "response", "method", "comprehensiveness", "contradicted",
+                      "graph"], rows))
 
 
 def _form(q: NamedQuery, values: Mapping[str, str]) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from factgraph.graph import analyze
+from factgraph.graph import contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation
 from factgraph.store.base import GraphStore
 from factgraph.store.queries import NamedQuery, named_queries
@@ -36,6 +36,9 @@ class EvaluationSummary(BaseModel):
     query: str
     response_id: str
     comprehensiveness: float | None
+    # response statements that contradict a background statement; None when not known (an
+    # evaluation pushed to the database before the count was stored)
+    contradicted: int | None = None
 
 
 class Keyed:
@@ -83,11 +86,11 @@ class Source(Protocol):
 
 def _summary(ev: Evaluation) -> EvaluationSummary:
     query = ev.query or ev.graph.query
-    s = ev.scores.get("comprehensiveness")
     return EvaluationSummary(id=ev.id, model=ev.model or "", method=ev.method,
                              query_id=query_id(query), query=query,
                              response_id=ev.response_id or ev.id,
-                             comprehensiveness=s if s is not None else analyze(ev.graph).score)
+                             comprehensiveness=reported_comprehensiveness(ev.scores, ev.graph),
+                             contradicted=len(contradictions(ev.graph)))
 
 
 class ResultsSource:
@@ -139,7 +142,8 @@ SUMMARIES_CYPHER = (
     "WHERE $model IS NULL OR r.model = $model "
     "MATCH (q:Query {id: r.query_id}) "
     "RETURN e.id AS id, r.model AS model, e.method AS method, q.id AS query_id, "
-    "q.text AS query, r.response_id AS response_id, e.comprehensiveness AS comprehensiveness "
+    "q.text AS query, r.response_id AS response_id, e.comprehensiveness AS comprehensiveness, "
+    "e.contradicted AS contradicted "
     "ORDER BY query, model, id")
 EVALUATIONS_FOR_CYPHER = (
     "MATCH (:Query {id: $qid})-[:HAS_RESPONSE]->(:Response)<-[:EVALUATES]-(e:Evaluation) "

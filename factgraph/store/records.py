@@ -15,7 +15,12 @@ import hashlib
 import json
 from typing import Any
 
-from factgraph.graph import analyze
+from factgraph.graph import (
+    analyze,
+    basis_representatives,
+    contradictions,
+    reported_comprehensiveness,
+)
 from factgraph.models import Evaluation, Origin, RelationLabel, Statement
 
 
@@ -73,7 +78,9 @@ def evaluation_rows(ev: Evaluation) -> dict[str, list[dict[str, Any]]]:
             "id": ev.id, "response": rid, "props": {
                 "method": ev.method, "model": ev.model or "", "query_id": qid,
                 # The evaluation's own score when it has one, else the graph's S.
-                "comprehensiveness": ev.scores.get("comprehensiveness", cov.score),
+                "comprehensiveness": reported_comprehensiveness(ev.scores, cov),
+                # response statements that contradict a background statement
+                "contradicted": len(contradictions(g)),
                 "scores": json.dumps(ev.scores, sort_keys=True),
                 "json": ev.model_dump_json(),
                 **{f"score_{k}": v for k, v in sorted(ev.scores.items()) if v is not None},
@@ -101,8 +108,13 @@ def evaluation_rows(ev: Evaluation) -> dict[str, list[dict[str, Any]]]:
     # One pass over statements with the engine's arrays (no per-component objects).
     a = cov.arrays
     component = a.component.tolist()
-    covered, uncovered, basis = (a.is_covered.tolist(), a.is_uncovered.tolist(),
-                                 a.is_basis.tolist())
+    covered, uncovered = a.is_covered.tolist(), a.is_uncovered.tolist()
+    # The basis is one statement per basis component, its representative (as `analyze` lists
+    # it); the other members of the component are missed, not in the basis. Rows are one per
+    # database node: statements that merge into one node (same source and text) are in the
+    # basis when any of them is.
+    representatives = {ids[sid] for sid in basis_representatives(cov)}
+    misses: dict[str, dict[str, Any]] = {}
     for position, s in enumerate(g.statements):
         c = component[position]
         if covered[c] and s.origin is context:
@@ -111,7 +123,8 @@ def evaluation_rows(ev: Evaluation) -> dict[str, list[dict[str, Any]]]:
             path = cov.explain(s.id) or []
             rows["covers"].append({"response": rid, "statement": ids[s.id], "evaluation": ev.id,
                                    "path": [ids[x] for x in path]})
-        elif uncovered[c]:
-            rows["misses"].append({"response": rid, "statement": ids[s.id], "evaluation": ev.id,
-                                   "basis": basis[c]})
+        elif uncovered[c] and ids[s.id] not in misses:
+            misses[ids[s.id]] = {"response": rid, "statement": ids[s.id], "evaluation": ev.id,
+                                 "basis": ids[s.id] in representatives}
+    rows["misses"] = list(misses.values())
     return rows

@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.graph import Coverage, analyze
+from factgraph.graph import Coverage, analyze, reported_comprehensiveness
 from factgraph.models import Evaluation, Origin
 from factgraph.store.records import query_id, statement_node_id
 
@@ -192,12 +192,12 @@ class MatrixBuilder:
             self._union.find(members[0])
             for m in members[1:]:
                 self._union.union(members[0], m)
-        s_score = ev.scores.get("comprehensiveness")
+        s_score = reported_comprehensiveness(ev.scores, cov)  # the rule every reader shows
         model, rid = ev.model or "(unknown model)", ev.response_id or ev.id
         self._responses.append(ResponseCells(
             sort_key=(share(ev.model or ""), rid, ev.id),
             column=(ev.id, rid, share(model), share(ev.method),
-                    s_score if s_score is not None else cov.score),
+                    s_score),
             states=states))
 
     def build(self) -> CoverageMatrix:

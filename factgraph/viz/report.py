@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
 
-from factgraph.graph import Coverage, analyze
+from factgraph.graph import SCORE_KEY, Coverage, analyze, contradictions, reported_comprehensiveness
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
 from factgraph.viz import svg
@@ -47,17 +47,24 @@ class EvaluationRow:
     scores: dict[str, float | None]
     basis: tuple[str, ...] = ()  # texts of the uncovered basis components, in engine order
     aspects: tuple[tuple[str, bool], ...] = ()  # (aspect text, covered), in statement order
+    # response statements that contradict a background statement: (text, contradicted texts)
+    contradicted: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def _evaluation_row(ev: Evaluation, coverage: Coverage, share: Callable[[str], str]
                     ) -> EvaluationRow:
     covered = {r.dst for r in ev.graph.relations if r.label is RelationLabel.covers}
+    scores = {share(k): v for k, v in ev.scores.items()}
+    # One rule for every reader: a comprehensiveness the file does not carry is the graph's S.
+    scores[share(SCORE_KEY)] = reported_comprehensiveness(ev.scores, coverage)
     return EvaluationRow(
         id=ev.id, model=share(ev.model or "(unknown model)"), method=share(ev.method),
-        query=share(ev.query), scores={share(k): v for k, v in ev.scores.items()},
+        query=share(ev.query), scores=scores,
         basis=tuple(share(c.text) for c in coverage.basis()),
         aspects=tuple((share(s.text), s.id in covered) for s in ev.graph.statements
-                      if s.kind is StatementKind.aspect))
+                      if s.kind is StatementKind.aspect),
+        contradicted=tuple((c.text, tuple(share(f.text) for f in c.contradicts))
+                           for c in contradictions(ev.graph)))
 
 
 class ReportBuilder:
@@ -142,11 +149,12 @@ class ReportBuilder:
         yield ("<h2>Per evaluation</h2>" + cards_html
                + "<table><tr><th>id</th><th>model</th><th>method</th>")
         yield from (f"<th>{e(k)}</th>" for k in score_keys)
-        yield "<th>basis</th><th>view</th></tr>"
+        yield "<th>basis</th><th>contradicted</th><th>view</th></tr>"
         for r in rows:
             yield f"<tr><td>{e(r.id)}</td><td>{e(r.model)}</td><td>{e(r.method)}</td>"
             yield from (f"<td class=num>{_fmt(r.scores.get(k))}</td>" for k in score_keys)
             yield f"<td class=num>{len(r.basis)}</td>"
+            yield f"<td class=num>{len(r.contradicted)}</td>"
             link = links.get(r.id)
             yield f'<td><a href="{e(link, quote=True)}">graph</a></td>' if link else "<td></td>"
             yield "</tr>"
@@ -157,6 +165,18 @@ class ReportBuilder:
             items = "".join(f"<li>{e(text)}</li>" for text in r.basis) or "<li>(none)</li>"
             yield (f"<details><summary>{e(r.id)} · {e(r.model)} · "
                    f"{len(r.basis)} facts to add</summary>"
+                   f"<p class=query>{e(r.query)}</p><ol>{items}</ol></details>")
+
+        yield "<h2>Contradicted response statements per evaluation</h2>"
+        wrong = [r for r in rows if r.contradicted]
+        if not wrong:
+            yield "<p>No response statement contradicts a background statement.</p>"
+        for r in wrong:
+            items = "".join(f"<li>{e(text)}<ul>" + "".join(f"<li>contradicts: {e(f)}</li>"
+                                                           for f in facts) + "</ul></li>"
+                            for text, facts in r.contradicted)
+            yield (f"<details><summary>{e(r.id)} · {e(r.model)} · "
+                   f"{len(r.contradicted)} contradicted</summary>"
                    f"<p class=query>{e(r.query)}</p><ol>{items}</ol></details>")
 
     def _matrix_section(self, links: Mapping[str, str]) -> Iterator[str | Iterator[str]]:

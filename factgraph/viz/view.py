@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from factgraph.graph import analyze
+from factgraph.graph import analyze, contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation, FactGraph, Origin
 from factgraph.viz.safe_html import (
     content_security_policy,
@@ -19,12 +19,25 @@ PALETTE = {
     "covered": {"label": "covered context", "color": "#8cd17d", "border": "#3b7d2c"},
     "uncovered": {"label": "uncovered context", "color": "#ff9d9a", "border": "#b5302d"},
     "basis": {"label": "uncovered basis (add these)", "color": "#e15759", "border": "#7a1412"},
+    # not a coverage status: the thick border of a response statement that contradicts a
+    # background statement (the "wrong" half)
+    "contradicted": {"label": "response statement contradicting the background (thick red "
+                              "border)", "color": "#4e79a7", "border": "#d62728"},
 }
 EDGE_STYLES = {
     "entails": {"label": "entails (source → target)", "color": "#59a14f"},
     "contradicts": {"label": "contradicts", "color": "#e15759", "dashes": True},
     "neutral": {"label": "neutral", "color": "#bab0ac", "dashes": True},
     "covers": {"label": "covers aspect", "color": "#76b7b2"},
+}
+# What a highlighted edge means (vis-network recolours the edges of the selected statement
+# and of the one under the pointer; view.js draws a covering path itself).
+EDGE_HIGHLIGHTS = {
+    "selected": {"label": "black edge: a relation of the selected statement", "color": "#111111"},
+    "hover": {"label": "grey edge: a relation of the statement under the pointer",
+              "color": "#888888"},
+    "path": {"label": "thick orange edge: the entailment path that covers the selected "
+                      "statement", "color": "#f28e2b"},
 }
 CLUSTER_THRESHOLD = 500
 
@@ -73,8 +86,10 @@ def view_data(
                 paths[s.id] = path
     sources = sorted({s.source_id or "" for s in graph.statements})
     scores: dict[str, Any] = dict(ev.scores) if ev else {}
-    scores.setdefault("comprehensiveness", cov.score)
-    scores.update({"covered": cov.n_covered, "uncovered": cov.n_uncovered, "basis": cov.n_basis})
+    scores["comprehensiveness"] = reported_comprehensiveness(scores, cov)
+    found = contradictions(graph)
+    scores.update({"covered": cov.n_covered, "uncovered": cov.n_uncovered, "basis": cov.n_basis,
+                   "contradicted": len(found)})
     return {
         "query": graph.query,
         "title": f"{ev.model or ev.method} · {ev.id}" if ev else "fact graph",
@@ -87,9 +102,16 @@ def view_data(
         "component_status": comp_status,
         "paths": paths,
         "basis": [{"id": c.representative, "text": c.text} for c in cov.basis()],
+        # response statements that contradict a background statement, with those statements
+        "contradictions": [{"id": c.statement_id, "text": c.text,
+                            "contradicts": [{"id": f.statement_id, "text": f.text,
+                                             "source_id": f.source_id,
+                                             "probability": f.probability}
+                                            for f in c.contradicts]} for c in found],
         "sources": [{"id": s, "label": s or "(no source)"} for s in sources],
         "palette": PALETTE,
         "edge_styles": EDGE_STYLES,
+        "edge_highlights": EDGE_HIGHLIGHTS,
         "cluster_threshold": cluster_threshold,
     }
 

@@ -125,7 +125,9 @@ def _column(ev: Evaluation) -> MatrixColumn:
     s = ev.scores.get("comprehensiveness")
     return MatrixColumn(evaluation_id=ev.id, response_id=ev.response_id or ev.id,
                         model=ev.model or "(unknown model)", method=ev.method,
-                        comprehensiveness=s if s is not None else analyze(ev.graph).score)
+                        # issue 28: the recorded score even when None; missing: the graph's
+                        comprehensiveness=(s if "comprehensiveness" in ev.scores
+                                           else analyze(ev.graph).score))
 
 
 def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:

@@ -50,6 +50,11 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
     so a reader sees how far the scores can be trusted."""
     e = html.escape
     links = view_links or {}
+    # Followed deliberate change (issue 28): a comprehensiveness the file does not carry is the
+    # graph's S, as every other reader shows it.
+    evaluations = [ev if "comprehensiveness" in ev.scores else ev.model_copy(update={
+        "scores": {**ev.scores, "comprehensiveness": analyze(ev.graph).score}})
+        for ev in evaluations]
     cards_html = "".join(f"<p class=judge-card>{e(line)}</p>" for line in judge_cards)
     by_model: dict[str, list[Evaluation]] = defaultdict(list)
     for ev in evaluations:
@@ -83,11 +88,12 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
     out.append("<h2>Per evaluation</h2>" + cards_html
                + "<table><tr><th>id</th><th>model</th><th>method</th>")
     out += [f"<th>{e(k)}</th>" for k in score_keys]
-    out.append("<th>basis</th><th>view</th></tr>")
+    out.append("<th>basis</th><th>contradicted</th><th>view</th></tr>")
     for ev in evaluations:
         out.append(f"<tr><td>{e(ev.id)}</td><td>{e(_model(ev))}</td><td>{e(ev.method)}</td>")
         out += [f"<td class=num>{_fmt(ev.scores.get(k))}</td>" for k in score_keys]
         out.append(f"<td class=num>{len(basis[ev.id])}</td>")
+        out.append(f"<td class=num>{len(_contradicted(ev))}</td>")
         link = links.get(ev.id)
         out.append(f'<td><a href="{e(link, quote=True)}">graph</a></td>' if link else "<td></td>")
         out.append("</tr>")
@@ -99,10 +105,43 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
         out.append(f"<details><summary>{e(ev.id)} · {e(_model(ev))} · "
                    f"{len(basis[ev.id])} facts to add</summary>"
                    f"<p class=query>{e(ev.query)}</p><ol>{items}</ol></details>")
+    # Followed deliberate change (issue 28): the response statements that contradict the
+    # background, per evaluation.
+    out.append("<h2>Contradicted response statements per evaluation</h2>")
+    wrong = [ev for ev in evaluations if _contradicted(ev)]
+    if not wrong:
+        out.append("<p>No response statement contradicts a background statement.</p>")
+    for ev in wrong:
+        found = _contradicted(ev)
+        items = "".join(f"<li>{e(text)}<ul>" + "".join(f"<li>contradicts: {e(f)}</li>"
+                                                       for f in facts) + "</ul></li>"
+                        for text, facts in found)
+        out.append(f"<details><summary>{e(ev.id)} · {e(_model(ev))} · "
+                   f"{len(found)} contradicted</summary>"
+                   f"<p class=query>{e(ev.query)}</p><ol>{items}</ol></details>")
     page = read_asset("report.html")
     css = read_asset("report.css") + read_asset("matrix.css")
     return page.replace("__TITLE__", e(title)).replace("__CSS__", css) \
         .replace("__BODY__", "\n".join(out))
+
+
+def _contradicted(ev: Evaluation) -> list[tuple[str, list[str]]]:
+    """Response statements (file order) that a contradicts relation joins to a context
+    statement, either direction, with those context statements' texts (file order, once)."""
+    stmts = ev.graph.statements
+    pos = {s.id: i for i, s in enumerate(stmts)}
+    pairs = set()
+    for r in ev.graph.relations:
+        if r.label is RelationLabel.contradicts:
+            a, b = stmts[pos[r.src]], stmts[pos[r.dst]]
+            if a.origin.value == "response" and b.origin.value == "context":
+                pairs.add((pos[a.id], pos[b.id]))
+            elif a.origin.value == "context" and b.origin.value == "response":
+                pairs.add((pos[b.id], pos[a.id]))
+    out: dict[int, list[str]] = {}
+    for ri, ci in sorted(pairs):
+        out.setdefault(ri, []).append(stmts[ci].text)
+    return [(stmts[ri].text, texts) for ri, texts in out.items()]
 
 
 def _matrix_section(evaluations: Sequence[Evaluation], links: dict[str, str]) -> str:
