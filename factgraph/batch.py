@@ -10,6 +10,12 @@ Guarantees:
 * An input whose evaluation raises is logged to ``<results>.failures.jsonl`` with the error and
   retried on the next resume; it never produces a half-written result.
 * Items are processed in input order, so two runs over the same cache write identical files.
+* A model server that is not there ends the run, not each input in turn: an input that fails
+  because no server accepted the connection (an error marked ``unreachable``, e.g. by the
+  ``openai:`` backend) counts; the run stops at the first such failure when its server was
+  never reached, or after ``max_unreachable`` of them in a row when it went away mid-run, and
+  raises that error with what was kept. Everything finished stays in the file: ``--resume``
+  continues once the server is back.
 
 Who evaluates is pluggable: an :class:`Executor` turns the pending inputs into
 :class:`Outcome` s (the default :class:`LocalExecutor` runs them one after another in this
@@ -140,6 +146,21 @@ class Outcome:
     error: str | None = None  # "ExceptionType: message", as the failure file records it
     message: str | None = None  # the exception's message alone, as the log prints it
     traceback: str | None = None
+    unreachable: bool = False  # no model server accepted the connection
+    never_reached: bool = False  # ... found before the backend's first request
+
+
+def _flag(e: BaseException, name: str) -> bool:
+    """Whether ``e`` or an exception it was raised from (its cause or context) carries a true
+    attribute ``name`` (the ``unreachable`` marks of backend errors)."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if getattr(cur, name, False) is True:
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 def evaluate_one(evaluate: Callable[[T], Evaluation], item_id: str, item: T) -> Outcome:
@@ -148,7 +169,43 @@ def evaluate_one(evaluate: Callable[[T], Evaluation], item_id: str, item: T) -> 
         return Outcome(item_id, evaluation=evaluate(item))
     except Exception as e:  # one bad input must not end the batch
         return Outcome(item_id, error=f"{type(e).__name__}: {e}", message=str(e),
-                       traceback=traceback.format_exc(limit=5))
+                       traceback=traceback.format_exc(limit=5),
+                       unreachable=_flag(e, "unreachable"),
+                       never_reached=_flag(e, "never_reached"))
+
+
+class ServerUnreachableError(RuntimeError):
+    """A batch stopped because its model server could not be reached (see the module
+    docstring); the message names the address, what to start and what was kept."""
+
+
+class UnreachableWatch:
+    """Decides when a run stops for a model server that is not there (pure bookkeeping).
+
+    ``observe`` each outcome in the order they finish; ``stop`` turns true at the first
+    unreachable failure when nothing succeeded before it in this run and the server was never
+    reached (nothing will work), or after ``max_in_a_row`` unreachable failures in a row
+    (the server went away mid-run). Any other outcome resets the count.
+    """
+
+    def __init__(self, max_in_a_row: int = 3) -> None:
+        if max_in_a_row < 1:
+            raise ValueError("max_in_a_row must be at least 1")
+        self.max_in_a_row = max_in_a_row
+        self.in_a_row = 0
+        self.succeeded = False
+        self.last: Outcome | None = None  # the unreachable failure that stopped the run
+        self.stop = False
+
+    def observe(self, outcome: Outcome) -> None:
+        if not outcome.unreachable:
+            self.in_a_row = 0
+            self.succeeded = self.succeeded or outcome.evaluation is not None
+            return
+        self.in_a_row += 1
+        self.last = outcome
+        if self.in_a_row >= self.max_in_a_row or (outcome.never_reached and not self.succeeded):
+            self.stop = True
 
 
 class Executor(Protocol[T_contra]):
@@ -188,6 +245,7 @@ class BatchRunner(Generic[T]):
         handle_signals: bool = True,
         progress: bool = False,
         executor: Executor[T] | None = None,
+        max_unreachable: int = 3,
     ) -> None:
         if executor is None:
             if evaluate is None:
@@ -199,6 +257,7 @@ class BatchRunner(Generic[T]):
         self.resume = resume
         self.handle_signals = handle_signals
         self.progress = progress
+        self.max_unreachable = max_unreachable
 
     def run(self, items: Iterable[tuple[str, T]]) -> BatchSummary:
         path = self.results_path
@@ -216,24 +275,44 @@ class BatchRunner(Generic[T]):
                 raise ValueError(f"duplicate input id {item_id!r}")
             seen.add(item_id)
         flag = _StopFlag()
+        watch = UnreachableWatch(self.max_unreachable)
         pending = [(i, x) for i, x in todo if i not in done]
         with (
             _stop_on_signals(flag, self.handle_signals),
             _progress(self.progress, len(pending)) as tick,
         ):
-            for outcome in self.executor.execute(pending, lambda: flag.signal_name is not None):
+            for outcome in self.executor.execute(
+                    pending, lambda: flag.signal_name is not None or watch.stop):
                 self._record(outcome, summary)
+                watch.observe(outcome)
                 tick()
             if flag.signal_name:
                 summary.stopped_by_signal = flag.signal_name
+        if watch.stop and watch.last is not None:
+            raise ServerUnreachableError(self._unreachable_line(watch, summary, len(pending)))
         return summary
+
+    def _unreachable_line(self, watch: UnreachableWatch, summary: BatchSummary,
+                          n_pending: int) -> str:
+        """The one line a run stopped for an unreachable server ends with."""
+        assert watch.last is not None
+        left = n_pending - summary.ran - summary.failed
+        kept = (f"{summary.ran} evaluated in this run and {summary.already_done} before are "
+                f"kept in {self.results_path}" if summary.ran or summary.already_done
+                else "nothing was evaluated")
+        why = ("" if watch.last.never_reached else
+               f" ({watch.in_a_row} inputs in a row could not reach it)")
+        return (f"stopped{why}: {watch.last.message}; {kept}, {left} not started; run again "
+                "with --resume once the server answers")
 
     def _record(self, outcome: Outcome, summary: BatchSummary) -> None:
         """Append one outcome: a result line, or a failure line (the single writer)."""
         item_id, ev = outcome.item_id, outcome.evaluation
         if ev is None:
             summary.failed += 1
-            log.error("input %s failed: %s", item_id, outcome.message)
+            # An unreachable server ends the run with one line of its own (see run).
+            log.log(logging.INFO if outcome.unreachable else logging.ERROR,
+                    "input %s failed: %s", item_id, outcome.message)
             append_line(self.failures_path, json.dumps({
                 "id": item_id, "error": outcome.error, "traceback": outcome.traceback,
             }, ensure_ascii=False))

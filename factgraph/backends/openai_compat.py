@@ -4,6 +4,12 @@ One bounded semaphore caps concurrent requests; 429, 5xx and timeouts are retrie
 exponential backoff and jitter (honouring ``Retry-After``), a bounded number of times; other
 errors fail at once with the server's message. The API key comes from the environment or an
 argument and is never logged.
+
+Before its first request a backend checks once that a server answers at its address (``GET
+/models``, a few seconds at most; any HTTP answer will do, servers without that route
+included): no server there fails at once, in one line naming the address and what to start,
+instead of retrying every request of every input. A refused connection later on (the server
+went away) is not retried either; both errors are marked ``unreachable`` so a batch can stop.
 """
 
 from __future__ import annotations
@@ -30,7 +36,45 @@ RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
 class OpenAIServerError(RuntimeError):
-    """The server refused a request for good (not retried, or retries exhausted)."""
+    """The server refused a request for good (not retried, or retries exhausted).
+
+    ``unreachable``: no server accepted the connection (nothing listens at the address);
+    ``never_reached``: that was found by the check before the backend's first request.
+    """
+
+    def __init__(self, message: str, unreachable: bool = False,
+                 never_reached: bool = False) -> None:
+        super().__init__(message)
+        self.unreachable = unreachable or never_reached
+        self.never_reached = never_reached
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep the flags across processes (Ray)
+        return (type(self), (str(self), self.unreachable, self.never_reached))
+
+
+def start_advice(base_url: str, model: str) -> str:
+    """What to start (or change) when no server answers at ``base_url``."""
+    from urllib.parse import urlsplit
+
+    port = urlsplit(base_url).port or 8000
+    return (f"start an OpenAI-compatible server there (e.g. `vllm serve MODEL "
+            f"--served-model-name {model} --port {port}`, or `python -m "
+            f"factgraph.backends.vllm_server --model DIR --served-model-name {model} --port "
+            f"{port}`), or give the address of a running one in --model "
+            f"openai:{model}@URL")
+
+
+def unreachable_message(base_url: str, model: str, error: BaseException) -> str:
+    """One line: the address, why nothing answered there, and what to start."""
+    import httpx
+
+    if isinstance(error, httpx.ConnectTimeout):
+        why = "no answer to the connection"
+    elif isinstance(error, httpx.ConnectError):
+        why = "connection refused or host unreachable"
+    else:
+        why = f"{type(error).__name__}: {error}"
+    return f"no model server at {base_url} ({why}): {start_advice(base_url, model)}"
 
 
 def resolve_base_url(base_url: str | None) -> str:
@@ -111,6 +155,8 @@ class OpenAICompatibleBackend:
         self.backoff_base_s = backoff_base_s
         self.backoff_cap_s = backoff_cap_s
         self.retries_done = 0
+        self.check_timeout_s = min(5.0, timeout_s)  # the check before the first request
+        self.server_checked = False
 
     def __repr__(self) -> str:  # never show the key
         return f"OpenAICompatibleBackend(model={self.model!r}, base_url={self.base_url!r})"
@@ -129,8 +175,28 @@ class OpenAICompatibleBackend:
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         async with httpx.AsyncClient(base_url=self.base_url, headers=headers,
                                      timeout=self.timeout_s) as client:
+            if not self.server_checked:
+                await self._check_server(client)
             return list(await asyncio.gather(
                 *(self._one(client, sem, m, params) for m in batch)))
+
+    async def _check_server(self, client: Any) -> None:
+        """Once, before the first request: does anything answer at the address? Any HTTP
+        answer passes (a 404 from a server without ``/models`` too); a refused or unanswered
+        connection raises an ``unreachable`` OpenAIServerError at once, without retries."""
+        import httpx
+
+        try:
+            await client.get("/models", timeout=self.check_timeout_s)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+            raise OpenAIServerError(unreachable_message(self.base_url, self.model, e),
+                                    never_reached=True) from None
+        except (httpx.TimeoutException, httpx.TransportError) as e:
+            # Connected, but the answer was slow or broken: a server is there (busy); the
+            # requests themselves retry as usual.
+            log.info("openai: %s answered the server check badly (%s); going on",
+                     self.base_url, type(e).__name__)
+        self.server_checked = True
 
     def _backoff(self, attempt: int, retry_after: str | None) -> float:
         if retry_after:
@@ -152,6 +218,11 @@ class OpenAICompatibleBackend:
                 retry_after = None
                 try:
                     resp = await client.post("/chat/completions", json=body)
+                except httpx.ConnectError as e:
+                    # Nothing listens there (any more): not retried like a 5xx.
+                    raise OpenAIServerError(
+                        unreachable_message(self.base_url, self.model, e),
+                        unreachable=True) from None
                 except (httpx.TimeoutException, httpx.TransportError) as e:
                     last_error = f"{type(e).__name__}: {e}"
                 else:

@@ -37,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-ENGINE_ERRORS = {"OpenAIServerError", "BackendLoadError"}
+ENGINE_ERRORS = {"OpenAIServerError", "BackendLoadError", "ServerUnreachableError"}
 
 
 class UserError(click.ClickException):
