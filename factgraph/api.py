@@ -67,27 +67,41 @@ def to_documents(documents: Iterable[DocumentLike]) -> list[Document]:
 
 
 def make_config(method: str | None = None, model: str | None = None,
-                config: EvaluationConfig | None = None, **options: Any) -> EvaluationConfig:
+                config: EvaluationConfig | None = None, judge: str | None = None,
+                **options: Any) -> EvaluationConfig:
     """The typed configuration from a method, a model spec and flat option names (the CLI's
-    flag names); ``config`` is the base they override."""
+    flag names); ``config`` is the base they override. ``judge`` names a judge
+    (``factgraph.methods.judges``) whose method and options are the base of ``options``."""
     flat: dict[str, Any] = {"method": method, "model": model, **options}
+    if judge is not None:
+        from factgraph.methods.judges import get_judge
+
+        named = get_judge(judge)
+        if method is not None and method != named.method:
+            raise ConfigError(f"judge {named.name} is a {named.method} judge; method "
+                              f"{method!r} contradicts it")
+        flat = {**named.flat(), **{k: v for k, v in flat.items() if v is not None}}
     if config is None:
         return EvaluationConfig.from_flat({k: v for k, v in flat.items() if v is not None})
     return config.merged(**flat)
 
 
-def evaluator(method: str = "nli", *, model: str | TextBackend | None = None,
+def evaluator(method: str | None = None, *, model: str | TextBackend | None = None,
               backends: Backends | None = None, config: EvaluationConfig | None = None,
-              **options: Any) -> Evaluator:
+              judge: str | None = None, **options: Any) -> Evaluator:
     """An Evaluator holding loaded models, for repeated use: ``ev(EvaluationInput(...))`` or
     ``factgraph.evaluate(..., evaluator=ev)``. Context parts (atoms, context-context edges)
     are reused across inputs with the same query and texts.
 
     ``model`` is a spec (``openai:NAME@URL``, ``vllm:PATH``, ``transformers:PATH``) or an
-    already loaded text backend; ``backends`` gives every model at once.
+    already loaded text backend; ``backends`` gives every model at once. ``judge`` names a
+    judge (``factgraph judges``): its method and options, overridden by ``options``. Without
+    a judge or a config the method is ``nli``.
     """
     spec = model if isinstance(model, str) else None
-    cfg = make_config(method, spec, config, **options)
+    if method is None and judge is None and config is None:
+        method = "nli"
+    cfg = make_config(method, spec, config, judge, **options)
     if backends is None and model is not None and not isinstance(model, str):
         backends = _backends_for(model, cfg)
     return cfg.evaluator(backends)
@@ -97,7 +111,7 @@ def _backends_for(text: TextBackend, cfg: EvaluationConfig) -> Backends:
     """Backends around a text backend object: cached like a spec's, judging NLI too unless
     the config names an NLI model."""
     from factgraph.backends.cache import CachedTextBackend, CallCache
-    from factgraph.backends.factory import load_embedding_backend, load_nli_backend
+    from factgraph.backends.factory import LazyEmbeddingBackend, load_nli_backend
     from factgraph.backends.nli_judge import GenerativeNLIJudge
     from factgraph.methods.run import Backends
 
@@ -109,14 +123,15 @@ def _backends_for(text: TextBackend, cfg: EvaluationConfig) -> Backends:
         else GenerativeNLIJudge(text)
     embed = cfg.embed_model_spec()
     return Backends(text=text, nli=nli,
-                    embeddings=load_embedding_backend(embed) if embed else None)
+                    embeddings=LazyEmbeddingBackend(embed) if embed else None)
 
 
 def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), *,
-             method: str = "nli", model: str | TextBackend | None = None,
+             method: str | None = None, model: str | TextBackend | None = None,
              evaluator: Evaluator | None = None, backends: Backends | None = None,
              config: EvaluationConfig | None = None, input_id: str = "input",
-             response_model: str | None = None, **options: Any) -> Evaluation:
+             response_model: str | None = None, judge: str | None = None,
+             **options: Any) -> Evaluation:
     """Evaluate one response against its background documents; the same Evaluation as
     ``factgraph evaluate --method METHOD --model SPEC --query … --response … --context …``.
 
@@ -126,18 +141,20 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     (see :func:`evaluator`) its loaded models and settings are used and no other setting may
     be given.
     """
-    ev = _resolve_evaluator(evaluator, method, model, backends, config, options)
+    ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     inp = EvaluationInput(id=input_id, query=query, response=response,
                           documents=to_documents(documents), model=response_model)
     return ev(inp)
 
 
-def _resolve_evaluator(given: Evaluator | None, method: str, model: str | TextBackend | None,
-                       backends: Backends | None, config: EvaluationConfig | None,
+def _resolve_evaluator(given: Evaluator | None, method: str | None,
+                       model: str | TextBackend | None, backends: Backends | None,
+                       config: EvaluationConfig | None, judge: str | None,
                        options: dict[str, Any]) -> Evaluator:
     if given is None:
-        return evaluator(method, model=model, backends=backends, config=config, **options)
-    if model is not None or backends is not None or config is not None or options:
+        return evaluator(method, model=model, backends=backends, config=config, judge=judge,
+                         **options)
+    if model is not None or backends is not None or config is not None or judge or options:
         raise ConfigError("give either evaluator= or settings (model, options), not both: an "
                           "Evaluator already holds its models and options")
     return given
@@ -164,11 +181,12 @@ def to_inputs(inputs: PathLike | Iterable[InputLike]) -> Iterator[EvaluationInpu
             raise ConfigError(f"inputs[{n}].{describe_validation_error(e)}") from None
 
 
-def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str = "nli",
+def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str | None = None,
                   model: str | TextBackend | None = None, evaluator: Evaluator | None = None,
                   backends: Backends | None = None, config: EvaluationConfig | None = None,
                   results: PathLike | None = None, resume: bool = False,
-                  progress: bool = False, **options: Any) -> Iterator[Evaluation]:
+                  progress: bool = False, judge: str | None = None,
+                  **options: Any) -> Iterator[Evaluation]:
     """Evaluate many inputs with one loaded set of models; yields one Evaluation per input,
     in input order, as each finishes — what ``factgraph batch`` does.
 
@@ -182,7 +200,7 @@ def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str = "nli"
     instead of evaluated (a torn last line is cut off and redone). Without ``results`` an
     input that raises raises. Settings are checked before the first input is read.
     """
-    ev = _resolve_evaluator(evaluator, method, model, backends, config, options)
+    ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     total = len(inputs) if isinstance(inputs, Sequence) and not isinstance(inputs, str) \
         else None
     if results is None:

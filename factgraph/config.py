@@ -215,11 +215,17 @@ class EvaluationConfig(BaseModel):
         return model
 
     def embed_model_spec(self) -> str | None:
-        """The embedding spec; MiniLM when a pruning option needs embeddings and none is given."""
+        """The embedding spec; MiniLM when a pruning option or an e2e judge that reads
+        sentence similarity needs embeddings and none is given."""
         if self.embed_model is None and (self.options.get("prune_top_k") is not None
-                                         or self.options.get("prune_min_similarity") is not None):
+                                         or self.options.get("prune_min_similarity") is not None
+                                         or self._judge_may_embed()):
             return "minilm"
         return self.embed_model
+
+    def _judge_may_embed(self) -> bool:
+        return self.method == "e2e" and self.options.get("coverage_judge") in (
+            "auto", "sentences")
 
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
@@ -230,8 +236,11 @@ class EvaluationConfig(BaseModel):
         text_kwargs: dict[str, Any] = {}
         if self.concurrency and model and model.startswith("openai:"):
             text_kwargs["max_concurrency"] = self.concurrency
+        # "auto" embeds only for a long-form answer: load MiniLM then, not before
+        lazy = self.embed_model is None and self.options.get("coverage_judge") == "auto"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
-                                   cache=self.cache, text_kwargs=text_kwargs)
+                                   cache=self.cache, text_kwargs=text_kwargs,
+                                   lazy_embeddings=lazy)
 
     def evaluator(self, backends: Backends | None = None) -> Evaluator:
         """An Evaluator for this config, on ``backends`` or on models loaded from the specs."""

@@ -12,6 +12,7 @@ Every text backend is wrapped in the SQLite call cache unless ``cache=False``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
@@ -90,3 +91,21 @@ def load_embedding_backend(spec: str, **kwargs: Any) -> EmbeddingBackend:
 
         return SentenceTransformerEmbeddings(rest, **kwargs)
     raise BackendSpecError(f"unknown embedding engine {engine!r}")
+
+
+class LazyEmbeddingBackend:
+    """An embedding backend loaded on its first ``embed`` call: a judge that only *may* need
+    embeddings (``coverage_judge="auto"`` on a long-form answer) costs nothing — and needs no
+    embedding engine installed — until it does."""
+
+    def __init__(self, spec: str, **kwargs: Any) -> None:
+        self.engine = "lazy"
+        self.model = spec
+        self._kwargs = kwargs
+        self._backend: EmbeddingBackend | None = None
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        if self._backend is None:
+            self._backend = load_embedding_backend(self.model, **self._kwargs)
+            self.engine = self._backend.engine
+        return self._backend.embed(texts)

@@ -105,6 +105,10 @@ def common_options(f: Any) -> Any:
     decorators = [
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
                      help="Evaluation method (default e2e, or from --config)."),
+        click.option("--judge", "judge", default=None, metavar="NAME",
+                     help="A named judge: method, options, cut-offs and models in one name "
+                          "(`factgraph judges` lists them); other flags override its "
+                          "options."),
         click.option("--model", default=None, help="Text model spec: vllm:PATH, "
                      "transformers:PATH[#FILE.gguf], openai:NAME[@URL]."),
         click.option("--nli-model", default=None, help="NLI judge spec (cross-encoder:PATH or a "
@@ -148,7 +152,19 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
         read_config_file,
     )
 
-    values: dict[str, Any] = read_config_file(kw["config"]) if kw.get("config") else {}
+    values: dict[str, Any] = {}
+    if kw.get("judge"):
+        from factgraph.methods.judges import get_judge
+
+        try:
+            judge = get_judge(kw["judge"])
+        except ValueError as e:
+            raise UserError(f"--judge: {e}") from None
+        if kw.get("method") and kw["method"] != judge.method:
+            raise UserError(f"--judge {judge.name} is a {judge.method} judge; "
+                            f"--method {kw['method']} contradicts it")
+        values.update(judge.flat())
+    values.update(read_config_file(kw["config"]) if kw.get("config") else {})
     values.update(_parse_set(kw.get("set_values") or ()))
     flags = [*RUN_FLAGS, *(name for _, name, _, _ in OPTION_FLAGS),
              *(name for _, name, _ in BOOL_FLAGS)]

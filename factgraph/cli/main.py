@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("factgraph.cli.evaluate", "evaluate_cmd"),
     "batch": ("factgraph.cli.evaluate", "batch_cmd"),
     "index": ("factgraph.cli.index", "index_group"),
+    "judges": ("factgraph.cli.judges", "judges_cmd"),
 }
 
 

@@ -223,3 +223,167 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     console.print(conf)
     if result.undefined:
         console.print(f"{result.undefined} items had an undefined score (counted as mismatches)")
+
+
+DEFAULT_PAIRWISE = "../shared/data/ragchecker/meta_eval_dev.jsonl.gz"
+
+
+def _pairwise_path(given: str | None) -> Path:
+    """FILE, else ``$FACTGRAPH_DATA/ragchecker/...``, else ``../shared/data/ragchecker/...``."""
+    if given:
+        return Path(given)
+    root = os.environ.get("FACTGRAPH_DATA")
+    path = (Path(root) / "ragchecker" / Path(DEFAULT_PAIRWISE).name if root
+            else Path(DEFAULT_PAIRWISE))
+    if not path.exists():
+        raise UserError(f"no pairwise file at {path}: pass FILE (e.g. RAGChecker's "
+                        "meta_eval_dev.jsonl.gz) or set FACTGRAPH_DATA")
+    return path
+
+
+def _pct(value: float | None) -> str:
+    return "undefined" if value is None else f"{100 * value:.2f}"
+
+
+def _pct_ci(ci: tuple[float, float] | None) -> str:
+    return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
+
+
+@meta_eval_group.command("pairwise")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--label", type=click.Choice(["completeness", "correctness", "overall"]),
+              default="completeness", show_default=True,
+              help="Which of the annotators' preference labels to agree with.")
+@click.option("--background", type=click.Choice(["reference", "documents", "both"]),
+              default="reference", show_default=True,
+              help="Judge each answer against the reference answer, the instance's documents, "
+                   "or both.")
+@click.option("--results", "results_file", default=None, type=click.Path(dir_okay=False),
+              help="Evaluations JSONL, appended answer by answer (reused with --resume). "
+                   "Without --results, --judge and --method only the reference points print.")
+@click.option("--resume", is_flag=True, help="Keep finished answers of --results; run the rest.")
+@click.option("--score-only", is_flag=True,
+              help="Run no model: score the answers --results already holds.")
+@click.option("--sample", type=int, default=None,
+              help="Only the first N instances of the file.")
+@click.option("--judge-card", "card_file", default=None, type=click.Path(dir_okay=False),
+              help="Write the pairwise judge card (every row, cost, options) here.")
+@click.option("--split", default="dev", show_default=True,
+              help="Name of the file's part, recorded in the card.")
+@click.option("--resamples", type=int, default=2_000, show_default=True,
+              help="Bootstrap resamples (of instances) for the BCa intervals.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when stderr is a terminal).")
+@click.option("--output", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@common_options
+def pairwise_cmd(file: str | None, label: str, background: str, results_file: str | None,
+                 resume: bool, score_only: bool, sample: int | None, card_file: str | None,
+                 split: str, resamples: int, progress: bool | None, output: str,
+                 **kw: Any) -> None:
+    """Agreement with pairwise human preferences between two long-form answers (RAGChecker's
+    meta-evaluation format; `factgraph schema pairwise`): each answer is evaluated against the
+    reference answer, and score(model2) − score(model1) is set against each annotator's label —
+    Pearson and Spearman (the paper's protocol), Kendall's τ-b and pairwise accuracy on the
+    pairs the annotators did not tie, with BCa 95% intervals over instances — beside the
+    lexical and length baselines, RAGChecker's recorded scores and the annotators' agreement
+    with each other, on the same instances."""
+    from factgraph.batch import BatchRunner, repair_and_read_ids
+    from factgraph.cli.evaluate import build_config
+    from factgraph.datasets.pairwise import load_pairwise
+    from factgraph.evaluation.pairwise_report import (
+        PairwiseCard,
+        pairwise_inputs,
+        pairwise_report,
+        write_pairwise_card,
+    )
+    from factgraph.io import iter_evaluations
+
+    instances = load_pairwise(_pairwise_path(file))
+    if sample is not None:
+        if sample < 1:
+            raise UserError("--sample must be at least 1")
+        instances = instances[:sample]
+    judged = bool(results_file)
+    if (kw.get("judge") or kw.get("method")) and not results_file:
+        raise UserError("--results FILE is needed to evaluate the answers (and to resume)")
+    if (resume or score_only or card_file) and not results_file:
+        raise UserError("--resume, --score-only and --judge-card need --results FILE")
+    config = None
+    judge_name = kw.get("judge") or None
+    if judged and not score_only:
+        config = build_config(kw)
+        if config.method not in ("e2e", "qa", "nli"):
+            raise UserError(f"--method {config.method}: pairwise meta-evaluates a "
+                            "comprehensiveness method (e2e, qa, nli)")
+        try:
+            todo_inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        results = Path(results_file or "")
+        done, _ = repair_and_read_ids(results) if resume else (set(), False)
+        todo = [(i, inp) for i, inp in todo_inputs if i not in done]
+        if todo:
+            from factgraph.backends.factory import BackendSpecError
+
+            try:
+                evaluator = config.evaluator()
+            except BackendSpecError as e:
+                raise UserError(str(e)) from None
+            show = sys.stderr.isatty() if progress is None else progress
+            try:
+                summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
+            except (FileExistsError, ValueError) as e:
+                raise UserError(str(e)) from None
+            if summary.failed or summary.stopped_by_signal:
+                raise UserError(f"{summary.failed} answers failed"
+                                + (f", stopped by {summary.stopped_by_signal}"
+                                   if summary.stopped_by_signal else "")
+                                + f": see {results}.failures.jsonl, then rerun with --resume")
+    evaluations = None
+    if judged:
+        wanted = {f"{inst.instance_id}/{s}" for inst in instances for s in ("model1", "model2")}
+        evaluations = [ev.model_copy(update={"graph": ev.graph.model_copy(
+                           update={"statements": [], "relations": []})})
+                       for ev in iter_evaluations(results_file or "") if ev.id in wanted]
+        if judge_name is None and evaluations:
+            judge_name = str(evaluations[0].parameters.get("judge")
+                             or evaluations[0].method)
+    report = pairwise_report(instances, label, evaluations,  # type: ignore[arg-type]
+                             judge=judge_name or ("judge" if judged else None),
+                             n_resamples=resamples)
+    if card_file and evaluations:
+        first = evaluations[0].parameters
+        card = PairwiseCard(
+            judge=report.judge or "judge", method=evaluations[0].method,
+            model=(first.get("models") or {}).get("text"),
+            options={k: v for k, v in first.items()
+                     if k not in ("models", "generation", "method")},
+            dataset=f"{_pairwise_path(file).name} (pairwise preferences)", split=split,
+            label=label, report=report,
+            note=None if sample is None else f"first {sample} instances")
+        write_pairwise_card(card, card_file)
+    if output == "json":
+        click.echo(json.dumps(report.model_dump(mode="json"), indent=2))
+        return
+    console = make_console()
+    title = (f"Agreement with the annotators' {label} preferences: {report.instances} of "
+             f"{report.of_instances} instances (Pearson, Spearman, Kendall's τ-b x100; BCa "
+             f"95% CI over instances)")
+    table = Table(title=title)
+    for col in ("scorer", "Pearson", "Spearman", "Kendall τ-b", "pairwise acc.", "rows",
+                "undefined"):
+        table.add_column(col, justify="left" if col == "scorer" else "right")
+    for r in report.rows:
+        table.add_row(r.scorer, _pct(r.pearson) + _pct_ci(r.pearson_ci),
+                      _pct(r.spearman) + _pct_ci(r.spearman_ci),
+                      _pct(r.kendall_tau_b) + _pct_ci(r.kendall_tau_b_ci),
+                      _num(r.pairwise_accuracy) + (f" {_ci(r.pairwise_accuracy_ci, 2)}"
+                                                   if r.pairwise_accuracy_ci else ""),
+                      str(r.rows), str(r.undefined))
+    console.print(table)
+    if report.cost is not None:
+        c = report.cost
+        console.print(f"cost per instance (two answers): {c.calls:.1f} model calls, "
+                      f"{c.generated_tokens:.1f} generated tokens, {c.model_seconds:.1f} model "
+                      "seconds")

@@ -7,13 +7,16 @@ import json
 import click
 from pydantic import BaseModel
 
+from factgraph.datasets.pairwise import PairwiseInstance
 from factgraph.models import Evaluation, FactGraph
 
-SCHEMAS: dict[str, type[BaseModel]] = {"graph": FactGraph, "evaluation": Evaluation}
+SCHEMAS: dict[str, type[BaseModel]] = {"graph": FactGraph, "evaluation": Evaluation,
+                                       "pairwise": PairwiseInstance}
 
 
 @click.command("schema")
 @click.argument("what", type=click.Choice(sorted(SCHEMAS)), default="graph")
 def schema_cmd(what: str) -> None:
-    """Print the JSON Schema of a FactGraph (default) or an Evaluation."""
+    """Print the JSON Schema of a FactGraph (default), an Evaluation or a pairwise preference
+    row (`factgraph meta-eval pairwise`)."""
     click.echo(json.dumps(SCHEMAS[what].model_json_schema(), indent=2))

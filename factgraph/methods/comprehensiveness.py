@@ -105,11 +105,17 @@ class ComprehensivenessOptions(BaseModel):
                                           "on dev); None: when entailment is the most "
                                           "probable label.")
     use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
-    coverage_judge: Literal["list", "per-fact", "answers"] = Field(
-        "list", description="E2E: one call listing covered / uncovered facts ('list'); "
-                            "context facts extracted once per query and one yes/no question "
-                            "per fact ('per-fact'); or the answers each text gives to the "
-                            "query and one yes/no question per answer ('answers').")
+    coverage_judge: Literal["auto", "list", "per-fact", "answers", "sentences"] = Field(
+        "list", description="E2E: 'auto' picks per input the judge that measured "
+                            "best for its kind (factgraph.methods.judges.DEFAULT_JUDGES: a "
+                            "short answer or a long-form one, by long_form_min_words); one "
+                            "call listing covered / uncovered facts ('list'); context facts "
+                            "extracted once per query and one yes/no question per fact "
+                            "('per-fact'); the answers each text gives to the query and one "
+                            "yes/no question per answer ('answers'); or the background "
+                            "texts' sentences as facts, judged by the word check, embedding "
+                            "similarity and, with sentence_model_check, the model for the "
+                            "undecided ('sentences', for long references).")
     coverage_cutoff: float = Field(0.5, ge=0.0, le=1.0,
                                    description="E2E per-fact / answers: a fact is covered "
                                                "when P(yes) ≥ this. Unset: the cut-off tuned "
@@ -158,6 +164,35 @@ class ComprehensivenessOptions(BaseModel):
         0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
                                          "in its own text less than this share (None: keep).")
 
+    long_form_min_words: int = Field(
+        80, ge=1, description="E2E auto: a response of at least this many words is a "
+                              "long-form answer (judged by the long-form default judge), a "
+                              "shorter one a short answer.")
+    fact_unit: Literal["clause", "sentence"] = Field(
+        "clause", description="E2E sentences: the facts of a background text are its clauses "
+                              "(sentences cut at clause boundaries) or its whole sentences.")
+    words_cutoff: float = Field(
+        0.3, ge=0.0, le=1.0, description="E2E sentences: a fact is covered when this share "
+                                         "of its content words occurs in the response "
+                                         "(tuned on the pairwise dev part).")
+    similarity_cutoff: float = Field(
+        0.5, ge=-1.0, le=1.0, description="E2E sentences: ... or when its cosine similarity "
+                                          "to a response sentence reaches this.")
+    sentence_model_check: bool = Field(
+        False, description="E2E sentences: ask the text model (one yes/no token, the nearest "
+                           "response sentences as evidence) about sentences that reach "
+                           "neither cut-off but a floor; without it no model is used.")
+    words_floor: float = Field(
+        0.25, ge=0.0, le=1.0, description="E2E sentences with sentence_model_check: below "
+                                         "this word share (and the similarity floor) a "
+                                         "sentence is uncovered without a model call.")
+    similarity_floor: float = Field(
+        0.45, ge=-1.0, le=1.0, description="E2E sentences with sentence_model_check: the "
+                                          "similarity floor of the model band.")
+    evidence_sentences: int = Field(
+        3, ge=1, description="E2E sentences with sentence_model_check: response sentences "
+                             "shown to the model per fact (the most similar).")
+
     @model_validator(mode="before")
     @classmethod
     def _dev_tuned_cutoff(cls, data: Any) -> Any:
@@ -172,7 +207,7 @@ class ComprehensivenessOptions(BaseModel):
 
 # The cut-offs benchmarks/judges.py tuned on WikiContradict dev answers (Qwen2.5-Coder-1.5B;
 # docs/judge_cards/): per-fact 0.3 on 20 answers, answers 0.7 on 80 and on 160.
-DEV_TUNED_CUTOFFS: dict[str, float] = {"per-fact": 0.3, "answers": 0.7}
+DEV_TUNED_CUTOFFS: dict[str, float] = {"per-fact": 0.3, "answers": 0.7, "sentences": 0.5}
 
 
 def _hash(data: Any) -> str:
@@ -389,8 +424,15 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
             context_store: ContextStore | None = None) -> Evaluation:
     """End-to-end comprehensiveness (seed 001 §3.3): the whole response is one response
     statement; each listed fact is a context statement, entailed by it when covered."""
+    if options.coverage_judge == "auto":
+        options, chosen = resolve_auto_judge(inp, options)
+        ev = run_e2e(inp, session, options, context_store)
+        ev.parameters["judge"] = chosen
+        return ev
     if options.coverage_judge in ("per-fact", "answers"):
         return _run_per_fact(inp, session, options, context_store)
+    if options.coverage_judge == "sentences":
+        return _run_sentences(inp, session, options)
     params = _parameters("e2e", options, session)
     texts, docs = _texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]
@@ -611,6 +653,102 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
     if not judged:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
                            "no fact got a readable yes/no answer")
+    graph = FactGraph(query=inp.query, statements=[response, *judged], relations=relations)
+    return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
+                    parameters=params, response_id=inp.response_id, model=inp.model)
+
+
+# --- the default judge per kind of input ------------------------------------------------------
+
+def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short answer",
+                                                                         "long-form"]:
+    """``long-form`` when the response has at least ``long_form_min_words`` words, else
+    ``short answer`` (what ``coverage_judge="auto"`` decides by)."""
+    return "long-form" if len(inp.response.split()) >= long_form_min_words else "short answer"
+
+
+def resolve_auto_judge(inp: EvaluationInput, options: ComprehensivenessOptions
+                       ) -> tuple[ComprehensivenessOptions, str]:
+    """The options of the default judge for this input's kind (``DEFAULT_JUDGES``), with every
+    option the user set explicitly kept; and the judge's name. Logged once per input."""
+    from factgraph.methods.judges import DEFAULT_JUDGES, get_judge
+
+    kind = input_kind(inp, options.long_form_min_words)
+    judge = get_judge(DEFAULT_JUDGES[kind])
+    given = {k: getattr(options, k) for k in options.model_fields_set if k != "coverage_judge"}
+    log.info("%s: a %s (%d words): judge %s", inp.id, kind, len(inp.response.split()),
+             judge.name)
+    return ComprehensivenessOptions.model_validate({**judge.options, **given}), judge.name
+
+
+# --- long references: sentences as facts -----------------------------------------------------
+
+def _run_sentences(inp: EvaluationInput, session: ModelSession,
+                   options: ComprehensivenessOptions) -> Evaluation:
+    """The long-form judge (``factgraph.stages.sentence_coverage``): every sentence of the
+    background texts is a fact; the word check, then embedding similarity, then (with
+    ``sentence_model_check``) one yes/no token for the undecided. Each fact records ``w``
+    (``word_share``), ``e`` (``similarity``) and, when asked, ``p_covered``; the relation's
+    method says which evidence covered it."""
+    from factgraph.stages.fact_coverage import evidence_probabilities
+    from factgraph.stages.sentence_coverage import sentence_evidence, split_facts
+
+    params = _parameters("e2e", options, session)
+    if session.embeddings is None:
+        raise ValueError("the sentences judge needs an embedding model (--embed-model minilm)")
+    docs = _doc_keys(inp.documents)
+    response = Statement(id="r", text=inp.response, origin=Origin.response,
+                         source_id=inp.response_id)
+    facts = [Statement(id=f"{key}.s{n}", text=text, origin=Origin.context,
+                       source_id=doc.id)
+             for key, doc in docs.items()
+             for n, text in enumerate(split_facts(doc.text, options.fact_unit), 1)]
+    graph = FactGraph(query=inp.query, statements=[response, *facts])
+    if not facts:
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "the background texts have no sentence")
+    ev = sentence_evidence(session, [f.text for f in facts], inp.response,
+                           options.evidence_sentences)
+    how: list[str] = []
+    for w, e in zip(ev.words, ev.similarity, strict=True):
+        if w >= options.words_cutoff:
+            how.append("words")
+        elif e is not None and e >= options.similarity_cutoff:
+            how.append("embedding")
+        elif options.sentence_model_check and (
+                w >= options.words_floor or (e is not None and e >= options.similarity_floor)):
+            how.append("model")
+        else:
+            how.append("uncovered")
+    asked = [k for k, h in enumerate(how) if h == "model"]
+    probs = evidence_probabilities(session, [
+        (" ".join(ev.response_sentences[i] for i in ev.nearest[k]), facts[k].text)
+        for k in asked])
+    p_of = dict(zip(asked, probs, strict=True))
+    for name in ("words", "embedding", "model", "uncovered"):
+        session.count(f"sentences.{name}", how.count(name))
+    relations: list[Relation] = []
+    judged: list[Statement] = []
+    for k, (f, h) in enumerate(zip(facts, how, strict=True)):
+        f.metadata["word_share"] = round(ev.words[k], 6)
+        if ev.similarity[k] is not None:
+            f.metadata["similarity"] = round(float(ev.similarity[k] or 0.0), 6)
+        if h == "model":
+            p = p_of[k]
+            f.metadata["p_covered"] = None if p is None else round(p, 6)
+            if p is None:
+                session.count("coverage.unjudged")
+                continue
+            if p >= options.coverage_cutoff:
+                relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
+                                          probability=round(p, 6), method="sentences"))
+        elif h in ("words", "embedding"):
+            relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
+                                      method=h))
+        judged.append(f)
+    if not judged:
+        return _incomplete(inp.id, "e2e", graph, session, params, inp,
+                           "no sentence got a readable yes/no answer")
     graph = FactGraph(query=inp.query, statements=[response, *judged], relations=relations)
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)

@@ -35,9 +35,11 @@ class Backends:
     @classmethod
     def from_specs(cls, model: str | None = None, nli_model: str | None = None,
                    embed_model: str | None = None, cache: bool | str = True,
-                   text_kwargs: dict[str, Any] | None = None) -> Backends:
+                   text_kwargs: dict[str, Any] | None = None,
+                   lazy_embeddings: bool = False) -> Backends:
         """Load backends from specs (see ``factgraph.backends.factory``). Without
-        ``nli_model`` the text model judges NLI too (one model in memory, not two)."""
+        ``nli_model`` the text model judges NLI too (one model in memory, not two);
+        ``lazy_embeddings`` loads the embedding model on first use."""
         from factgraph.backends.factory import (
             load_embedding_backend,
             load_nli_backend,
@@ -53,7 +55,13 @@ class Backends:
             nli = load_nli_backend(nli_model, cache=call_cache)
         else:
             nli = GenerativeNLIJudge(text) if text is not None else None
-        emb = load_embedding_backend(embed_model) if embed_model else None
+        emb: EmbeddingBackend | None = None
+        if embed_model and lazy_embeddings:
+            from factgraph.backends.factory import LazyEmbeddingBackend
+
+            emb = LazyEmbeddingBackend(embed_model)
+        elif embed_model:
+            emb = load_embedding_backend(embed_model)
         return cls(text=text, nli=nli, embeddings=emb)
 
 

@@ -197,3 +197,26 @@ def coverage_probabilities(
         usable = [v for v in values if v is not None]
         out.append(sum(usable) / len(usable) if usable else None)
     return out
+
+
+def evidence_probabilities(session: ModelSession, pairs: Sequence[tuple[str, str]],
+                           top_logprobs: int = 10, stage: str = "coverage"
+                           ) -> list[float | None]:
+    """P(yes) that each ``(evidence, fact)`` pair's evidence states the fact: the ``nli``
+    question with the evidence as premise, one token per pair, all pairs in one batch (the
+    long-form judge shows each fact only the response sentences nearest to it). None, recorded
+    as a parse failure, when the answer is not yes / no / unknown."""
+    if not pairs:
+        return []
+    p = load_prompt("nli")
+    chats = [p.messages(premise=clip_text(session, "response", ev), hypothesis=fact)
+             for ev, fact in pairs]
+    gens = session.generate(stage, chats, one_token_params(session, top_logprobs))
+    session.count(f"{stage}.generated_tokens", len(gens))
+    out = [p_yes(g) for g in gens]
+    for n, (g, value) in enumerate(zip(gens, out, strict=True)):
+        if value is None:
+            session.failures.append(ParseFailure(
+                stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
+                attempts=1, trace_id=g.trace.id))
+    return out

@@ -1,0 +1,1 @@
+"""Meta-evaluation: how far factgraph's scores agree with people (pure statistics)."""

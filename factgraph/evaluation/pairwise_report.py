@@ -1,0 +1,173 @@
+"""A pairwise meta-evaluation: a judge's scores of both answers of each instance set against
+the annotators' preferences, beside the reference points — the lexical and length baselines,
+the scores another tool recorded (RAGChecker's), and the annotators' agreement with each other —
+on the same instances, so that no agreement figure is shown alone (statistics:
+``factgraph.evaluation.pairwise``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factgraph.datasets.pairwise import Label, PairwiseInstance
+from factgraph.evaluation.cost import Cost, cost_per_item
+from factgraph.evaluation.pairwise import (
+    PairwiseAgreement,
+    annotator_agreement,
+    content_word_recall,
+    preference_agreement,
+    response_length,
+)
+from factgraph.inputs import EvaluationInput
+from factgraph.models import Evaluation
+
+Background = Literal["reference", "documents", "both"]
+SIDES = ("model1", "model2")
+LEXICAL = "content-word recall of the reference (no model)"
+LENGTH = "response length (no model)"
+RECORDED = "RAGChecker (recorded)"
+
+
+def response_id(instance: PairwiseInstance, side: str) -> str:
+    """The id under which one answer's Evaluation is recorded: ``"<instance_id>/model1"``."""
+    return f"{instance.instance_id}/{side}"
+
+
+def pairwise_inputs(instances: Iterable[PairwiseInstance], background: Background = "reference"
+                    ) -> list[tuple[str, EvaluationInput]]:
+    """Two evaluation inputs per instance (model1's and model2's answer), judged against the
+    reference answer and / or the given documents."""
+    out = []
+    for inst in instances:
+        docs = inst.background(background)
+        for side in SIDES:
+            r = getattr(inst, side)
+            rid = response_id(inst, side)
+            out.append((rid, EvaluationInput(
+                id=rid, query=inst.query, response=r.response, documents=docs,
+                model=r.model_name, response_id=rid,
+                metadata={"instance_id": inst.instance_id, "side": side,
+                          **({"dataset": inst.dataset} if inst.dataset else {})})))
+    return out
+
+
+class PairwiseReport(BaseModel):
+    """Every scorer's agreement on the same instances, and the judge's cost."""
+
+    label: str
+    instances: int = Field(description="Instances scored (both answers evaluated, or all "
+                                       "instances when no judge ran).")
+    of_instances: int = Field(description="Instances in the file (or the sample).")
+    judge: str | None = None
+    rows: list[PairwiseAgreement]
+    cost: Cost | None = None
+
+
+def _labels(instances: Sequence[PairwiseInstance], label: Label) -> list[list[int]]:
+    return [[h.label(label) for h in inst.human] for inst in instances]
+
+
+def _pairs(instances: Sequence[PairwiseInstance],
+           score: Callable[[PairwiseInstance, str], float | None]
+           ) -> list[tuple[float | None, float | None]]:
+    """(score of model1's answer, score of model2's answer) per instance."""
+    return [(score(inst, "model1"), score(inst, "model2")) for inst in instances]
+
+
+def judge_score(evaluation: Evaluation) -> float | None:
+    """The score a judge gives one answer: comprehensiveness S (None when undefined)."""
+    value = evaluation.scores.get("comprehensiveness")
+    return None if value is None else float(value)
+
+
+def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
+                    evaluations: Sequence[Evaluation] | None = None,
+                    judge: str | None = None, n_resamples: int = 2_000,
+                    seed: int = 42) -> PairwiseReport:
+    """The judge's row (when ``evaluations`` are given) and the reference rows, all on the
+    instances whose two answers were both evaluated (every instance without a judge)."""
+    by_id = {ev.id: ev for ev in evaluations or []}
+    scored = ([inst for inst in instances
+               if all(response_id(inst, s) in by_id for s in SIDES)]
+              if evaluations is not None else list(instances))
+    labels = _labels(scored, label)
+    rows: list[PairwiseAgreement] = []
+    def judged(inst: PairwiseInstance, side: str) -> float | None:
+        return judge_score(by_id[response_id(inst, side)])
+
+    def lexical(inst: PairwiseInstance, side: str) -> float | None:
+        return content_word_recall(inst.gt_answer or "", getattr(inst, side).response)
+
+    def length(inst: PairwiseInstance, side: str) -> float | None:
+        return response_length(getattr(inst, side).response)
+
+    key = f"{label}_label"
+
+    def recorded(inst: PairwiseInstance, side: str) -> float | None:
+        return (getattr(inst, side).ragchecker or {}).get(key)
+
+    if evaluations is not None:
+        rows.append(preference_agreement(judge or "judge", _pairs(scored, judged), labels,
+                                         n_resamples, seed))
+    rows.append(preference_agreement(LEXICAL, _pairs(scored, lexical), labels, n_resamples,
+                                     seed))
+    rows.append(preference_agreement(LENGTH, _pairs(scored, length), labels, n_resamples, seed))
+    if any(a is not None for a, _ in _pairs(scored, recorded)):
+        rows.append(preference_agreement(RECORDED, _pairs(scored, recorded), labels,
+                                         n_resamples, seed))
+    rows.append(annotator_agreement(labels, n_resamples, seed))
+    cost = None
+    if evaluations is not None:
+        used = [by_id[response_id(inst, s)] for inst in scored for s in SIDES]
+        cost = cost_per_item(used, len(scored))
+    return PairwiseReport(label=label, instances=len(scored), of_instances=len(instances),
+                          judge=judge, rows=rows, cost=cost)
+
+
+class PairwiseCard(BaseModel):
+    """A judge card for long-form answers: the judge's agreement with pairwise human
+    preferences beside the reference points of the same instances, and its cost."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str = Field("factgraph pairwise judge card")
+    judge: str
+    method: str
+    model: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    dataset: str
+    split: str = Field(description="Which part of the data set (dev: the part tuned on).")
+    label: str
+    report: PairwiseReport
+    date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
+    note: str | None = None
+
+    def judge_row(self) -> PairwiseAgreement | None:
+        return next((r for r in self.report.rows if r.scorer == self.report.judge), None)
+
+    def one_line(self) -> str:
+        """``judge card: NAME (model, dev, n=84, completeness): Pearson 61.2 / Spearman 58.1
+        (lexical baseline 63.3 / 59.4; annotators 74.3 / 69.8)``"""
+        def pair(r: PairwiseAgreement | None) -> str:
+            if r is None or r.pearson is None or r.spearman is None:
+                return "undefined"
+            return f"{100 * r.pearson:.1f} / {100 * r.spearman:.1f}"
+
+        rows = {r.scorer: r for r in self.report.rows}
+        who = ", ".join(x for x in (self.model, self.split, f"n={self.report.instances}",
+                                     self.label) if x)
+        return (f"judge card: {self.judge} ({who}): Pearson / Spearman "
+                f"{pair(self.judge_row())} (lexical baseline {pair(rows.get(LEXICAL))}; "
+                f"annotators {pair(rows.get('annotator vs annotator'))})")
+
+
+def write_pairwise_card(card: PairwiseCard, path: str | os.PathLike[str]) -> None:
+    Path(path).write_text(json.dumps(card.model_dump(mode="json"), indent=2,
+                                     ensure_ascii=False) + "\n", encoding="utf-8")

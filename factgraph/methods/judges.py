@@ -1,0 +1,130 @@
+"""Named judges: a method, its options, cut-offs and models under one name — the rows of the
+judges table (``docs/judges.md``) — selected with ``--judge NAME`` (evaluate, batch,
+meta-eval) or ``judge=NAME`` in Python instead of a string of ``--set`` options.
+
+A judge's ``options`` are defaults: flags, ``--set`` and ``--config`` values given beside it
+win (and are recorded in the Evaluation's parameters, as always). ``factgraph judges`` lists
+every judge with what it needs and, where a judge card backs it, its agreement with people
+and its cost (``docs/judge_cards/``).
+
+``inputs`` says what a judge was built and measured for: a short answer to a question
+(WikiContradict: one answer per text), or a long-form answer judged against a long reference
+answer or documents (RAGChecker's meta-evaluation set). :data:`DEFAULT_JUDGES` names the judge
+that measures best for each kind; ``coverage_judge="auto"`` picks between them per input
+(``factgraph.methods.comprehensiveness.input_kind``). The e2e default is still the list judge
+(``e2e-list``): making "auto" the default changes what a run without options does, and the
+tests and walk-throughs that rely on it move with it in a later change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+InputKind = Literal["short answer", "long-form"]
+
+
+class NamedJudge(BaseModel):
+    """One named judge: the configuration behind a row of the judges table."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    method: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    embed_model: str | None = Field(None, description="Embedding spec the judge needs.")
+    needs_model: bool = Field(True, description="Needs a text model (--model).")
+    inputs: InputKind
+    description: str
+    cards: tuple[str, ...] = Field((), description="Judge cards (files under "
+                                                   "docs/judge_cards/) that measured it.")
+
+    def flat(self) -> dict[str, Any]:
+        """The judge as flat config names (``EvaluationConfig.from_flat``)."""
+        out: dict[str, Any] = {"method": self.method, **self.options}
+        if self.embed_model:
+            out["embed_model"] = self.embed_model
+        return out
+
+
+_ANSWERS = {"coverage_judge": "answers"}
+JUDGES: dict[str, NamedJudge] = {j.name: j for j in (
+    NamedJudge(
+        name="e2e-answers-several", method="e2e",
+        options={**_ANSWERS, "yes_no_polarity": True, "several_answers_check": True,
+                 "coverage_cutoff": 0.7},
+        inputs="short answer",
+        description="The answers each text gives to the query, then a word check and one "
+                    "yes/no token per answer; yes/no answers by one polarity question; a "
+                    "second answer to a one-answer query counts only if the response gives "
+                    "several.",
+        cards=("12-e2e-answers-several-320.json", "13-e2e-answers-several.json")),
+    NamedJudge(
+        name="e2e-answers-polarity", method="e2e",
+        options={**_ANSWERS, "yes_no_polarity": True, "several_answers_check": False,
+                 "coverage_cutoff": 0.7},
+        inputs="short answer",
+        description="The answer judge without the several-answers check.",
+        cards=("14-e2e-answers-polarity.json",)),
+    NamedJudge(
+        name="e2e-answers", method="e2e",
+        options={**_ANSWERS, "yes_no_polarity": False, "several_answers_check": False,
+                 "coverage_cutoff": 0.65},
+        inputs="short answer",
+        description="The answer judge as first run: one yes/no token per answer.",
+        cards=("15-e2e-answers.json",)),
+    NamedJudge(
+        name="e2e-per-fact", method="e2e",
+        options={"coverage_judge": "per-fact", "coverage_cutoff": 0.3},
+        inputs="short answer",
+        description="Facts extracted once per query and texts (grounded), one yes/no token "
+                    "per fact.",
+        cards=("16-e2e-per-fact.json",)),
+    NamedJudge(
+        name="e2e-list", method="e2e", options={"coverage_judge": "list"},
+        inputs="short answer",
+        description="One call lists the covered and uncovered facts (Dejl et al. 2025, "
+                    "§3.3).",
+        cards=("20-e2e.json",)),
+    NamedJudge(
+        name="nli", method="nli", inputs="short answer",
+        description="Atoms, relevance filter, NLI pairs (Dejl et al. 2025, §3.1).",
+        cards=("30-nli.json",)),
+    NamedJudge(
+        name="nli-tuned", method="nli", options={"nli_cutoff": 0.2}, inputs="short answer",
+        description="NLI with the entailment cut-off chosen on dev.",
+        cards=("31-nli-tuned.json",)),
+    NamedJudge(
+        name="qa", method="qa", inputs="short answer",
+        description="Questions, answers per text, answer comparison (Dejl et al. 2025, §3.2).",
+        cards=("35-qa.json",)),
+    NamedJudge(
+        name="e2e-sentences-model-free", method="e2e",
+        options={"coverage_judge": "sentences"}, embed_model="minilm", needs_model=False,
+        inputs="long-form",
+        description="No text model: the reference's sentences are the facts; a sentence is "
+                    "covered by the word check or by its MiniLM similarity to the response's "
+                    "sentences (cut-offs chosen on dev).",
+        cards=("long-form/e2e-sentences-model-free.json",)),
+    NamedJudge(
+        name="e2e-sentences-cascade", method="e2e",
+        options={"coverage_judge": "sentences", "sentence_model_check": True},
+        embed_model="minilm", inputs="long-form",
+        description="The reference's sentences as facts, cheapest evidence first: the word "
+                    "check and MiniLM similarity decide what they can, one yes/no token of "
+                    "the text model decides the rest.",
+        cards=("long-form/e2e-sentences-cascade.json",)),
+)}
+
+# The best measured judge per kind of input (README's judges table says which card backs it).
+DEFAULT_JUDGES: dict[InputKind, str] = {"short answer": "e2e-answers-several",
+                                        "long-form": "e2e-sentences-model-free"}
+
+
+def get_judge(name: str) -> NamedJudge:
+    """The named judge; ValueError naming the known ones."""
+    try:
+        return JUDGES[name]
+    except KeyError:
+        raise ValueError(f"unknown judge {name!r}; known: {', '.join(sorted(JUDGES))}") from None

@@ -1,0 +1,137 @@
+"""Coverage of a long reference by a long-form response, sentence by sentence, cheapest
+evidence first (the long-form judge ``coverage_judge="sentences"``).
+
+A long reference answer (300-700 words) holds more facts than a small model lists in one call,
+so its **clauses are the facts** (:func:`split_facts`: sentences — :func:`split_sentences`:
+sentence ends and line breaks, list and citation markers such as ``[4]`` dropped — cut at
+clause boundaries; ``fact_unit="sentence"`` keeps whole sentences). For each fact the evidence
+comes in order of cost:
+
+1. **word check** — ``w``: the share of the fact's content words
+   (``factgraph.stages.context_facts.content_words``) that occur in the response;
+2. **embedding similarity** — ``e``: the largest cosine similarity between the fact and a
+   sentence of the response (one embedding call for all sentences of both texts);
+3. **the text model** (cascade only) — one yes/no token: does this evidence — the ``k``
+   response sentences most similar to the fact — state the fact? (the project's NLI prompt,
+   ``P(yes)`` from the first token, ``factgraph.stages.fact_coverage``).
+
+A fact is covered when ``w ≥ words_cutoff`` or ``e ≥ similarity_cutoff``. In the cascade the
+facts that neither reaches but that come within the band (``w ≥ words_floor`` or
+``e ≥ similarity_floor``) are asked to the model, covered when ``P(yes) ≥ coverage_cutoff``;
+those below both floors are uncovered without a call. Every cut-off is chosen on the dev part
+of the pairwise meta-evaluation set and stored in the judge card.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from factgraph.stages.context_facts import content_words
+from factgraph.stages.session import ModelSession
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_CITATION = re.compile(r"\s*\[\d+(?:\s*[,-]\s*\d+)*\]")
+_EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
+
+
+def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
+    """The sentences of ``text`` (see module docstring), in order; a piece with fewer than
+    ``min_content_words`` content words is joined to the sentence before it (or after it,
+    at the start)."""
+    plain = _EMPHASIS.sub("", _CITATION.sub("", text))
+    pieces = [p.strip() for line in plain.splitlines()
+              for p in _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip())]
+    out: list[str] = []
+    pending = ""
+    for p in pieces:
+        if not p:
+            continue
+        if len(content_words(p)) < min_content_words:
+            if out:
+                out[-1] = f"{out[-1]} {p}"
+            else:
+                pending = f"{pending} {p}".strip()
+            continue
+        out.append(f"{pending} {p}".strip() if pending else p)
+        pending = ""
+    if pending and out:
+        out[-1] = f"{out[-1]} {pending}"
+    elif pending:
+        out.append(pending)
+    return out
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|because)\s+")
+
+
+def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> list[str]:
+    """The facts of a long reference: its sentences (``unit="sentence"``), or each sentence
+    cut at clause boundaries — commas, semicolons, colons, brackets, and the words "and",
+    "while", "which", "whereas", "but", "because" — into pieces of at least
+    ``min_content_words`` content words (a shorter piece joins the next; a short tail joins
+    the last). Clauses are the default: on the dev part of the pairwise set, sentence-level
+    coverage (8 facts per reference) was too coarse to rank two answers (Pearson / Spearman
+    57 / 57 at its best cut-offs, against 67 / 61 for clauses)."""
+    sentences = split_sentences(text)
+    if unit == "sentence":
+        return sentences
+    out: list[str] = []
+    for sentence in sentences:
+        pieces: list[str] = []
+        buf = ""
+        for part in _CLAUSE_BREAK.split(sentence):
+            buf = f"{buf} {part}".strip()
+            if len(content_words(buf)) >= min_content_words:
+                pieces.append(buf)
+                buf = ""
+        if buf and pieces:
+            pieces[-1] = f"{pieces[-1]} {buf}"
+        elif buf:
+            pieces.append(buf)
+        out.extend(pieces)
+    return out
+
+
+def word_share(fact: str, response_words: set[str]) -> float:
+    """``w``: the share of the fact's content words found in the response (0 without any)."""
+    words = content_words(fact)
+    if not words:
+        return 0.0
+    return sum(w in response_words for w in words) / len(words)
+
+
+@dataclass
+class SentenceEvidence:
+    """The cheap evidence for each fact: ``w``, ``e`` and the indices of the response
+    sentences most similar to it (best first)."""
+
+    words: list[float]
+    similarity: list[float | None]
+    nearest: list[list[int]]
+    response_sentences: list[str]
+
+
+def sentence_evidence(session: ModelSession, facts: Sequence[str], response: str,
+                      nearest_k: int = 3) -> SentenceEvidence:
+    """Word shares for every fact, and — when the session has an embedding model — each
+    fact's best cosine similarity to a response sentence and its ``nearest_k`` most similar
+    response sentences (one ``embed`` call; counted as ``sentences.embedded``)."""
+    have = set(content_words(response))
+    words = [word_share(f, have) for f in facts]
+    resp = split_sentences(response, min_content_words=1) or [response]
+    if session.embeddings is None or not facts:
+        return SentenceEvidence(words=words, similarity=[None] * len(facts),
+                                nearest=[list(range(min(nearest_k, len(resp))))] * len(facts),
+                                response_sentences=resp)
+    matrix = np.asarray(session.embeddings.embed([*facts, *resp]), dtype=np.float32)
+    session.count("sentences.embedded", len(facts) + len(resp))
+    sims = matrix[: len(facts)] @ matrix[len(facts):].T
+    order = np.argsort(-sims, axis=1, kind="stable")[:, :nearest_k]
+    return SentenceEvidence(words=words, similarity=[float(v) for v in sims.max(axis=1)],
+                            nearest=[sorted(int(i) for i in row) for row in order],
+                            response_sentences=resp)
