@@ -1,5 +1,5 @@
 // Mean comprehensiveness per model over all its evaluated responses, best first.
-// params: method (the Evaluation's method as stored: nli, qa, e2e, icat-m, ...; null for all)
+// params: method (optional: the Evaluation's method as stored: nli, qa, e2e, icat-m, ...; left out or null for all)
 // known: method = MATCH (e:Evaluation) RETURN DISTINCT e.method AS value ORDER BY value
 // columns: model, mean_comprehensiveness, evaluations, basis_facts
 MATCH (e:Evaluation)-[:EVALUATES]->(r:Response)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import math
 import os
 from typing import Any
 
@@ -66,6 +65,8 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _emit(rows: list[dict[str, Any]], output: str, columns: list[str] | None = None) -> None:
+    from factgraph.store.queries import format_value
+
     if output == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return
@@ -74,21 +75,9 @@ def _emit(rows: list[dict[str, Any]], output: str, columns: list[str] | None = N
     for c in cols:
         table.add_column(c)
     for r in rows:
-        table.add_row(*(_cell(r.get(c)) for c in cols))
+        table.add_row(*(format_value(r.get(c)) for c in cols))
     make_console().print(table)
     click.echo(f"{len(rows)} row(s)")
-
-
-def _cell(value: Any) -> str:
-    """A table cell: text as it is, floats to three decimals (whole ones as integers; JSON
-    output keeps every digit), anything else as JSON."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, float) and math.isfinite(value):
-        if value.is_integer():
-            return str(int(value))
-        return f"{value:.3f}" if abs(value) >= 0.001 else f"{value:.3g}"
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 SERVER_NAMES = {"falkordb": "FalkorDB", "neo4j": "Neo4j"}
@@ -177,9 +166,9 @@ def queries_cmd(output: str) -> None:
     """List the named queries with their parameters and columns."""
     from factgraph.store.queries import named_queries
 
-    rows = [{"name": q.name, "params": q.params, "columns": q.columns,
+    rows = [{"name": q.name, "params": q.params, "optional": q.optional, "columns": q.columns,
              "description": q.description} for q in named_queries().values()]
-    _emit(rows, output, ["name", "params", "columns", "description"])
+    _emit(rows, output, ["name", "params", "optional", "columns", "description"])
 
 
 @db_group.command("query")
@@ -192,14 +181,16 @@ def queries_cmd(output: str) -> None:
 @OUTPUT
 def query_cmd(name: str, params: tuple[str, ...], backend: str, uri: str | None, graph: str,
               database: str | None, output: str) -> None:
-    """Run a named query from cypher/queries (read-only)."""
-    from factgraph.store.queries import get_query
+    """Run a named query from cypher/queries (read-only). An optional parameter left out is
+    null (`coverage_leaderboard` without -p method=...: every method)."""
+    from factgraph.store.queries import get_query, missing_params, query_values
 
     q = get_query(name)
     values = _parse_params(params)
-    missing = [p for p in q.params if p not in values]
+    missing = missing_params(q, values)
     if missing:
         raise UserError(f"{name} needs parameter(s): {', '.join(missing)} (-p key=value)")
+    values = {**query_values(q, values), **values}  # optional ones left out: null
     store = _open(backend, uri, graph, database)
     try:
         rows = _run(store, q.cypher, values, write=False)
@@ -213,18 +204,14 @@ def query_cmd(name: str, params: tuple[str, ...], backend: str, uri: str | None,
 def _check_known_values(store: Any, known: dict[str, str], values: dict[str, Any]) -> None:
     """A named query found nothing: say so when a parameter's value matches nothing stored
     (a typo, or a name the database spells differently), listing what is stored."""
-    for param, cypher in known.items():
-        value = values.get(param)
-        if value is None:
-            continue
-        stored = [r["value"] for r in _run(store, cypher, {}, write=False)
-                  if r.get("value") is not None]
-        if value in stored:
-            continue
-        shown = ", ".join(str(v) for v in stored[:10])
-        more = f" (and {len(stored) - 10} more)" if len(stored) > 10 else ""
-        raise UserError(f"no {param} {value!r} in the database; stored: "
-                        f"{shown or 'none'}{more}")
+    from factgraph.store.queries import stored_values, unknown_value_message
+
+    given = {p: c for p, c in known.items() if values.get(p) is not None}
+    stored = stored_values(lambda cypher, params: _run(store, cypher, dict(params), write=False),
+                           given)
+    message = unknown_value_message(stored, values)
+    if message is not None:
+        raise UserError(message)
 
 
 @db_group.command("cypher")

@@ -37,10 +37,12 @@ from factgraph.explore.sources import (
     Source,
 )
 from factgraph.graph import contradictions
+from factgraph.store.queries import NamedQuery, unknown_value_message
 from factgraph.viz.matrix import coverage_matrix
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
 log = logging.getLogger(__name__)
+CHOICES_LIMIT = 500  # stored values a named query's field offers as choices
 
 
 def _html(page: pages.Page, status: int = 200) -> HTMLResponse:
@@ -132,11 +134,24 @@ class Explorer:
         return str(self.cache.get(("view-csp",), lambda: content_security_policy(
             [read_asset("vendor", "vis-network.min.js"), read_asset("view.js")])))
 
+    def _choices(self, queries: list[NamedQuery]) -> dict[str, dict[str, list[Any]]]:
+        """Per query name, per parameter, the values the database holds (at most
+        ``CHOICES_LIMIT`` each; each distinct listing query runs once)."""
+        known = {(q.name, p): c for q in queries for p, c in q.known.items()}
+        keys = {f"{name}\x00{p}": c for (name, p), c in known.items()}
+        found = self.source.stored_values(keys, CHOICES_LIMIT) if keys else {}
+        out: dict[str, dict[str, list[Any]]] = {}
+        for key, values in found.items():
+            name, p = key.split("\x00", 1)
+            out.setdefault(name, {})[p] = values
+        return out
+
     def named_index(self, request: Request) -> Response:
         note = None if self.source.database else (
             "These run against the fact database: push the results (factgraph db push) and "
             "start factgraph explore --store falkordb|neo4j.")
-        main = pages.named_index_main(self.source.named_queries(), note)
+        queries = self.source.named_queries()
+        main = pages.named_index_main(queries, note, self._choices(list(queries.values())))
         return _html(pages.layout("named queries", self._nav(), main))
 
     def named(self, request: Request) -> Response:
@@ -145,33 +160,45 @@ class Explorer:
         if q is None:
             return self._not_found(f"no named query {name}")
         form = {k: v for k, v in request.query_params.items() if k in q.params}
+        choices = self._choices([q]).get(name, {})
         rows: list[dict[str, Any]] = []
         error: str | None = None
         graph = None
         status = 200
         try:
-            params, missing = form_params(q, form)
+            params, missing = form_params(q, form, choices)
         except ValueError as e:
             params, missing, error, status = {}, [], str(e), 400
         if error is None and missing:
             error = ("fill in " + ", ".join(missing) + " and run") if form else None
             if error is None:  # a fresh form: nothing run yet
                 main = pages.named_result_main(q, form, [], "Fill in the parameters and run.",
-                                               False)
+                                               False, choices)
                 return _html(pages.layout(name, self._nav(), main))
             status = 400
         if error is None:
             try:
                 rows = self.source.run_named(name, params)
                 graph = result_graph(q, params, rows)
+                if not rows:  # a value that matches nothing stored says so, as the CLI does
+                    error = self._unknown_value(q, params)
+                    status = 200 if error is None else 400
             except NamedQueryUnavailable as e:
                 error, status = str(e), 409
             except Exception as e:  # the server's own message, first line only
                 log.info("named query %s failed: %s", name, e)
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__
                 error, status = f"{type(e).__name__}: {first}", 400
-        main = pages.named_result_main(q, form, rows, error, graph is not None)
+        main = pages.named_result_main(q, form, rows, error, graph is not None, choices)
         return _html(pages.layout(name, self._nav(), main, graph=graph), status)
+
+    def _unknown_value(self, q: NamedQuery, params: dict[str, Any]) -> str | None:
+        """The CLI's message for a given value that matches nothing stored (every stored
+        value is read here, not only the offered choices), or None."""
+        given = {p: c for p, c in q.known.items() if params.get(p) is not None}
+        if not given:
+            return None
+        return unknown_value_message(self.source.stored_values(given), params)
 
 
 def timed(handler: Callable[[Request], Response]) -> Callable[[Request], Response]:

@@ -24,20 +24,41 @@ def form_value(raw: str) -> Any:
     return value if not isinstance(value, dict) else raw
 
 
-def form_params(q: NamedQuery, form: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+def form_params(q: NamedQuery, form: Mapping[str, str],
+                stored: Mapping[str, Sequence[Any]] | None = None,
+                ) -> tuple[dict[str, Any], list[str]]:
     """The declared parameters of ``q`` read from ``form`` (anything else in the form is
-    ignored), and the names of declared parameters the form lacks."""
+    ignored), and the names of required parameters the form lacks (an optional one left out
+    is null).
+
+    ``stored``: per parameter, the values the database holds (the form offers them as
+    choices); a field equal to a stored text stays that text even where it would read as JSON
+    (a response id ``"17"`` is not the number 17)."""
     params: dict[str, Any] = {}
     missing = []
     for p in q.params:
         if p not in form:
-            missing.append(p)
+            if p in q.optional:
+                params[p] = None
+            else:
+                missing.append(p)
             continue
         raw = form[p]
         if len(raw) > MAX_VALUE_CHARS:
             raise ValueError(f"{p}: value longer than {MAX_VALUE_CHARS} characters")
-        params[p] = form_value(raw)
+        texts = {v for v in (stored or {}).get(p, ()) if isinstance(v, str) and v.strip()}
+        if raw in texts or raw.strip() in texts:
+            params[p] = raw if raw in texts else raw.strip()
+        else:
+            params[p] = form_value(raw)
     return params, missing
+
+
+def choice_text(value: Any) -> str:
+    """A stored value as a form field holds it (read back by ``form_params``): text as it is,
+    anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
+                                                           default=str)
 
 
 def _label(text: Any, n: int = 40) -> str:

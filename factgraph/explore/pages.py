@@ -8,19 +8,25 @@ The pages carry no script of their own except the named-query graph (vis-network
 from __future__ import annotations
 
 import html
-import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode
 
+from factgraph.explore.named import choice_text
 from factgraph.explore.sources import EvaluationSummary, QuerySummary
 from factgraph.graph import Contradiction
-from factgraph.store.queries import NamedQuery
+from factgraph.store.queries import NamedQuery, format_value
 from factgraph.viz.matrix import CoverageMatrix, leaderboard, render_matrix
 from factgraph.viz.safe_html import fill_template, json_for_script, read_asset, script_hash
 
 e = html.escape
 NAV_LIMIT = 300  # queries listed in the side bar; the index page lists them all
+# The explorer's own rules over explore.css: a header breaks only between words, so a short
+# header over a narrow column ("responses") is never cut into "response" / "s"; cells of
+# long text still break anywhere.
+EXPLORER_CSS = ("table.fx-table th { word-break: normal; overflow-wrap: normal; "
+                "hyphens: manual; }")
 
 
 class Page(NamedTuple):
@@ -66,7 +72,7 @@ def layout(title: str, nav: str, main: str, graph: dict[str, Any] | None = None)
     text = fill_template(read_asset("explore.html"), {
         "__CSP__": e(csp, quote=True),
         "__TITLE__": e(f"factgraph explore — {title}"),
-        "__CSS__": read_asset("explore.css") + read_asset("matrix.css"),
+        "__CSS__": read_asset("explore.css") + read_asset("matrix.css") + EXPLORER_CSS,
         "__NAV__": nav,
         "__MAIN__": main,
         "__SCRIPTS__": tags,
@@ -213,37 +219,65 @@ def model_main(model: str, summaries: Sequence[EvaluationSummary]) -> str:
                       "graph"], rows))
 
 
-def _form(q: NamedQuery, values: Mapping[str, str]) -> str:
-    inputs = "".join(
-        f'<label>{e(p)}<input name="{e(p, quote=True)}" value="{e(values.get(p, ""), quote=True)}"'
-        f' aria-label="{e(q.name + " " + p, quote=True)}"></label>' for p in q.params)
+def _field(q: NamedQuery, p: str, value: str, choices: Sequence[Any]) -> str:
+    """One parameter's input; the values stored for it (if any) as choices (a datalist: pick
+    one or type anything)."""
+    list_id = f"fx-choices-{q.name}-{p}"
+    options = "".join(f'<option value="{e(choice_text(v), quote=True)}"></option>'
+                      for v in choices)
+    datalist = (f'<datalist id="{e(list_id, quote=True)}">{options}</datalist>'
+                if choices else "")
+    attrs = (f' list="{e(list_id, quote=True)}"' if choices else "") + (
+        ' placeholder="optional: empty for all"' if p in q.optional else "")
+    return (f'<label>{e(p)}<input name="{e(p, quote=True)}" value="{e(value, quote=True)}"'
+            f' aria-label="{e(q.name + " " + p, quote=True)}"{attrs}>{datalist}</label>')
+
+
+def _form(q: NamedQuery, values: Mapping[str, str],
+          choices: Mapping[str, Sequence[Any]] | None = None) -> str:
+    """The form of one named query; ``choices``: per parameter, the stored values offered."""
+    inputs = "".join(_field(q, p, values.get(p, ""), (choices or {}).get(p, ()))
+                     for p in q.params)
     return (f'<form class="fx-form" method="get" action="{e(named_url(q.name), quote=True)}" '
             f'data-query="{e(q.name, quote=True)}">{inputs}'
             f'<button type="submit">Run {e(q.name)}</button></form>')
 
 
-def named_index_main(queries: Mapping[str, NamedQuery], note: str | None = None) -> str:
+def named_index_main(queries: Mapping[str, NamedQuery], note: str | None = None,
+                     choices: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> str:
+    """Every named query with its form; ``choices``: per query name, per parameter, the
+    stored values its field offers."""
+    choices = choices or {}
     out = ['<h1 class="fx-title">Named queries</h1>',
            '<p class="fx-note">Read-only queries from <code>cypher/queries</code>. Values are '
            "sent as query parameters (JSON values such as numbers, true or null are read as "
-           "such; an empty field is null); no other Cypher can be run from here.</p>"]
+           "such; an empty field is null); a field with stored values offers them as choices; "
+           "no other Cypher can be run from here.</p>"]
     if note:
         out.append(f'<p class="fx-error">{e(note)}</p>')
     for q in queries.values():
         out.append(f'<div class="fx-query-card" id="q-{e(q.name, quote=True)}"><h3>{e(q.name)}'
-                   f"</h3><p>{e(q.description)}</p>{_form(q, {})}</div>")
+                   f"</h3><p>{e(q.description)}</p>{_form(q, {}, choices.get(q.name))}</div>")
     return "".join(out)
 
 
 def _cell(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                          default=str)
-    return f"<td>{e(text)}</td>"
+    """A result cell as the CLI's table shows it (floats to three decimals, whole ones as
+    integers), numbers right-aligned; the exact value stays in the title when it was rounded."""
+    text = format_value(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"<td>{e(text)}</td>"
+    rounded = isinstance(value, float) and math.isfinite(value) and float(text) != value
+    title = f' title="{e(repr(value), quote=True)}"' if rounded else ""
+    return f'<td class="num"{title}>{e(text)}</td>'
 
 
 def named_result_main(q: NamedQuery, values: Mapping[str, str], rows: Sequence[dict[str, Any]],
-                      error: str | None, has_graph: bool) -> str:
-    out = [f'<h1 class="fx-title">{e(q.name)}</h1><p>{e(q.description)}</p>', _form(q, values)]
+                      error: str | None, has_graph: bool,
+                      choices: Mapping[str, Sequence[Any]] | None = None) -> str:
+    """A named query's page: its form (with ``choices``), then the error or the rows."""
+    out = [f'<h1 class="fx-title">{e(q.name)}</h1><p>{e(q.description)}</p>',
+           _form(q, values, choices)]
     if error is not None:
         out.append(f'<p class="fx-error" id="fx-error">{e(error)}</p>')
         return "".join(out)

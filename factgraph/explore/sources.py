@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from factgraph.graph import contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation
 from factgraph.store.base import GraphStore
-from factgraph.store.queries import NamedQuery, named_queries
+from factgraph.store.queries import NamedQuery, named_queries, query_values, stored_values
 from factgraph.store.records import query_id
 
 
@@ -83,6 +83,9 @@ class Source(Protocol):
 
     def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]: ...
 
+    def stored_values(self, known: Mapping[str, str],
+                      limit: int | None = None) -> dict[str, list[Any]]: ...
+
 
 def _summary(ev: Evaluation) -> EvaluationSummary:
     query = ev.query or ev.graph.query
@@ -130,6 +133,11 @@ class ResultsSource:
         raise NamedQueryUnavailable(
             "named queries run against the fact database: push the results "
             "(factgraph db push) and start factgraph explore --store falkordb|neo4j")
+
+    def stored_values(self, known: Mapping[str, str],
+                      limit: int | None = None) -> dict[str, list[Any]]:
+        """Nothing is stored in a database here (named queries do not run over a file)."""
+        return {}
 
 
 # The database source's own reads: fixed text, values only as parameters.
@@ -190,5 +198,11 @@ class StoreSource:
     def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """A named query by name, read-only; only its declared parameters are passed."""
         q = named_queries()[name]  # KeyError: not a named query
-        values = {p: params.get(p) for p in q.params}
-        return list(self.store.run(q.cypher, values, write=False))
+        return list(self.store.run(q.cypher, query_values(q, params), write=False))
+
+    def stored_values(self, known: Mapping[str, str],
+                      limit: int | None = None) -> dict[str, list[Any]]:
+        """Per key of ``known`` (a named query's ``known`` header: parameter -> its fixed
+        read-only query), the values the database holds; at most ``limit`` each."""
+        return stored_values(lambda cypher, params: self.store.run(cypher, params, write=False),
+                             known, limit)
