@@ -224,7 +224,7 @@ class EvaluationConfig(BaseModel):
         return self.embed_model
 
     def _judge_may_embed(self) -> bool:
-        return self.method == "e2e" and self.options.get("coverage_judge") in (
+        return self.method == "e2e" and self.options.get("coverage_judge", "auto") in (
             "auto", "sentences")
 
     def backends(self) -> Backends:
@@ -237,7 +237,7 @@ class EvaluationConfig(BaseModel):
         if self.concurrency and model and model.startswith("openai:"):
             text_kwargs["max_concurrency"] = self.concurrency
         # "auto" embeds only for a long-form answer: load MiniLM then, not before
-        lazy = self.embed_model is None and self.options.get("coverage_judge") == "auto"
+        lazy = self.embed_model is None and self.options.get("coverage_judge", "auto") == "auto"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
                                    cache=self.cache, text_kwargs=text_kwargs,
                                    lazy_embeddings=lazy)

@@ -50,7 +50,7 @@ def test_evaluate_over_http_writes_the_evaluation_and_caches_calls(
     router = PromptRouter({"e2e": voss_e2e})
     cache = tmp_path / "calls.sqlite"
     with serve(router) as (url, served):
-        args = ["evaluate", "--method", "e2e", "--model", f"openai:m@{url}", "--query", QUERY,
+        args = ["evaluate", "--judge", "e2e-list", "--model", f"openai:m@{url}", "--query", QUERY,
                 "--response", str(voss_files["response"]), "--context", str(voss_files["d1"]),
                 "--context", str(voss_files["d2"]), "--cache", str(cache), "--output", "json"]
         first = invoke(*args, "-o", str(tmp_path / "run.json"))
@@ -73,7 +73,7 @@ def test_batch_resume_runs_only_what_is_left(tmp_path: Path) -> None:
     inputs.write_text("\n".join(json.dumps(x) for x in lines[:2]) + "\n", encoding="utf-8")
     out = tmp_path / "results.jsonl"
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
-        common = ["--method", "e2e", "--model", f"openai:m@{url}", "--no-cache",
+        common = ["--judge", "e2e-list", "--model", f"openai:m@{url}", "--no-cache",
                   "--output", "json"]
         res = invoke("batch", str(inputs), "-o", str(out), *common)
         assert res.exit_code == 0, res.output
@@ -111,7 +111,7 @@ def test_meta_eval_wikicontradict_reports_lmr_and_confusion(tmp_path: Path) -> N
     results = tmp_path / "wc-results.jsonl"
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
         args = ["meta-eval", "wikicontradict", "--data", str(data), "--results", str(results),
-                "--method", "e2e", "--model", f"openai:m@{url}", "--no-cache",
+                "--judge", "e2e-list", "--model", f"openai:m@{url}", "--no-cache",
                 "--resamples", "200", "--output", "json"]
         res = invoke(*args)
         assert res.exit_code == 0, res.output
@@ -138,7 +138,7 @@ def test_meta_eval_sample_is_fixed_by_its_seed(tmp_path: Path) -> None:
         for run in range(2):
             out = tmp_path / f"r{run}.jsonl"
             res = invoke("meta-eval", "wikicontradict", "--data", str(data), "--results",
-                         str(out), "--sample", "4", "--sample-seed", "7", "--method", "e2e",
+                         str(out), "--sample", "4", "--sample-seed", "7", "--judge", "e2e-list",
                          "--model", f"openai:m@{url}", "--no-cache", "--resamples", "100",
                          "--output", "json")
             assert res.exit_code == 0, res.output
@@ -187,8 +187,8 @@ def test_two_runs_with_one_cache_write_byte_identical_results(tmp_path: Path) ->
     cache = tmp_path / "calls.sqlite"
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
         for run in ("cold", "warm1", "warm2"):
-            res = invoke("batch", str(inputs), "-o", str(tmp_path / f"{run}.jsonl"), "--method",
-                         "e2e", "--model", f"openai:m@{url}", "--cache", str(cache))
+            res = invoke("batch", str(inputs), "-o", str(tmp_path / f"{run}.jsonl"), "--judge",
+                         "e2e-list", "--model", f"openai:m@{url}", "--cache", str(cache))
             assert res.exit_code == 0, res.output
             if run == "cold":
                 asked = served.requests

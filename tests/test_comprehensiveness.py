@@ -202,7 +202,7 @@ def test_e2e_graph_and_invalid_sources() -> None:
              "uncovered": [{"statement": "Mara Voss was born in 1872.", "sources": ["2"]}]}
     router = PromptRouter({"e2e": lambda u: "Here you go:\n```json\n" + json.dumps(reply)
                            + "\n```"})
-    ev = run_e2e(case(), session_for(router), ComprehensivenessOptions())
+    ev = run_e2e(case(), session_for(router), ComprehensivenessOptions(coverage_judge="list"))
     assert ev.scores["comprehensiveness"] == pytest.approx(2 / 3)
     assert ev.graph.statement("u1").source_id == "d2"
     assert ev.graph.statement("c2").metadata["sources"] == ["d1"]
@@ -234,7 +234,7 @@ def test_broken_outputs_are_repaired_or_recorded_never_scored_as_zero() -> None:
 
 def test_e2e_unreadable_reply_is_undefined_not_zero() -> None:
     router = PromptRouter({"e2e": lambda u: '{"covered": [{"statement": 5}'})
-    ev = run_e2e(case(), session_for(router), ComprehensivenessOptions())
+    ev = run_e2e(case(), session_for(router), ComprehensivenessOptions(coverage_judge="list"))
     assert ev.scores["comprehensiveness"] is None
     assert len(ev.parse_failures) == 1 and len(ev.traces) == 3
 

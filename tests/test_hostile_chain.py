@@ -51,7 +51,7 @@ def test_hostile_texts_survive_evaluate_view_and_database(tmp_path: Path) -> Non
     run = tmp_path / "run.json"
     with serve(PromptRouter({"e2e": e2e_reply})) as (url, _):
         res = CliRunner().invoke(cli, [
-            "evaluate", "--method", "e2e", "--model", f"openai:m@{url}", "--no-cache",
+            "evaluate", "--judge", "e2e-list", "--model", f"openai:m@{url}", "--no-cache",
             "--query", HOSTILE[1], "--response", str(response), "--context", str(docs),
             "-o", str(run), "--output", "json"], catch_exceptions=False)
     assert res.exit_code == 0, res.output[:2000]

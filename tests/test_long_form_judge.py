@@ -160,6 +160,11 @@ def test_auto_picks_the_default_judge_per_kind_and_keeps_given_options() -> None
     long = EvaluationInput(id="l", query="q?", response=" ".join(["word"] * 120))
     assert input_kind(short, 80) == "short answer"
     assert input_kind(long, 80) == "long-form"
+    one_reference = short.model_copy(update={"documents": [Document(id="r", text="x y")]})
+    assert input_kind(one_reference, 80) == "long-form"
+    two_texts = short.model_copy(update={"documents": [Document(id="a", text="x"),
+                                                       Document(id="b", text="y")]})
+    assert input_kind(two_texts, 80) == "short answer"
     opts, name = resolve_auto_judge(long, ComprehensivenessOptions(coverage_judge="auto",
                                                                    words_cutoff=0.9))
     assert name == DEFAULT_JUDGES["long-form"]

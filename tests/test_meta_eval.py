@@ -203,7 +203,7 @@ def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, _):
         res = CliRunner().invoke(cli, [
             "meta-eval", "wikicontradict", "--data", str(data), "--results",
-            str(tmp_path / "r.jsonl"), "--method", "e2e", "--model", f"openai:m@{url}",
+            str(tmp_path / "r.jsonl"), "--judge", "e2e-list", "--model", f"openai:m@{url}",
             "--no-cache", "--resamples", "200", "--judge-card", str(card_path)])
         assert res.exit_code == 0, res.output
         assert "kappa" in res.output and "majority baseline" in res.output
@@ -211,7 +211,7 @@ def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
         assert (card.method, card.model, card.split, card.n) == ("e2e", "openai:m", "all", 10)
         assert card.lmr_strict == pytest.approx(0.7)
         res = CliRunner().invoke(cli, ["batch", str(inputs), "-o", str(tmp_path / "b.jsonl"),
-                                       "--method", "e2e", "--model", f"openai:m@{url}",
+                                       "--judge", "e2e-list", "--model", f"openai:m@{url}",
                                        "--no-cache", "--judge-card", str(card_path)])
         assert res.exit_code == 0, res.output
         assert "judge card: e2e" in res.output

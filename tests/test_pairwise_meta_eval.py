@@ -170,3 +170,25 @@ def test_dev_file_reads(shared_data: Path) -> None:
     assert len(rows) == 84 and all(len(r.human) == 2 for r in rows)
     with gzip.open(_dev(shared_data), "rt", encoding="utf-8") as f:
         assert sum(1 for _ in f) == 84
+
+
+LONGFORM = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "longform"
+CARDS = Path(__file__).resolve().parent.parent / "docs" / "judge_cards" / "long-form"
+
+
+@pytest.mark.parametrize("judge", ["e2e-sentences-model-free", "e2e-sentences-cascade"])
+def test_shipped_results_rescore_to_their_cards(shared_data: Path, judge: str) -> None:
+    """The shipped dev results, scored again without a model, give the card's figures."""
+    results = LONGFORM / f"{judge}-dev.jsonl.gz"
+    card = json.loads((CARDS / f"{judge}.json").read_text(encoding="utf-8"))
+    res = invoke("meta-eval", "pairwise", str(_dev(shared_data)), "--results", str(results),
+                 "--judge", judge, "--score-only", "--resamples", "0", "--output", "json")
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    want = card["report"]
+    assert got["instances"] == want["instances"] > 0
+    rows = {r["scorer"]: r for r in got["rows"]}
+    for row in want["rows"]:
+        for stat in ("pearson", "spearman", "kendall_tau_b", "pairwise_accuracy"):
+            assert rows[row["scorer"]][stat] == pytest.approx(row[stat], abs=1e-12), stat
+        assert rows[row["scorer"]]["undefined"] == row["undefined"]

@@ -200,7 +200,7 @@ def test_evaluate_many_resumes_and_equals_the_batch_command(tmp_path: Path) -> N
     results = tmp_path / "results.jsonl"
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
         model = f"openai:m@{url}"
-        run = factgraph.evaluate_many(inputs, method="e2e", model=model, cache=False,
+        run = factgraph.evaluate_many(inputs, judge="e2e-list", model=model, cache=False,
                                       results=results, progress=True)
         assert isinstance(run, types.GeneratorType)
         first = next(run)
@@ -208,12 +208,12 @@ def test_evaluate_many_resumes_and_equals_the_batch_command(tmp_path: Path) -> N
         assert served.requests == 1
         assert len(results.read_text(encoding="utf-8").splitlines()) == 1
         with pytest.raises(FileExistsError, match="resume=True"):
-            factgraph.evaluate_many(inputs, method="e2e", model=model, results=results)
-        resumed = list(factgraph.evaluate_many(str(inputs_path), method="e2e", model=model,
+            factgraph.evaluate_many(inputs, judge="e2e-list", model=model, results=results)
+        resumed = list(factgraph.evaluate_many(str(inputs_path), judge="e2e-list", model=model,
                                                cache=False, results=results, resume=True))
         assert served.requests == 3  # the finished input was read back, not asked again
-        res = invoke("batch", str(inputs_path), "-o", str(tmp_path / "cli.jsonl"), "--method",
-                     "e2e", "--model", model, "--no-cache")
+        res = invoke("batch", str(inputs_path), "-o", str(tmp_path / "cli.jsonl"), "--judge",
+                     "e2e-list", "--model", model, "--no-cache")
         assert res.exit_code == 0, res.output
     assert [e.id for e in resumed] == ["q0", "q1", "q2"]
     assert normalised(resumed[0]) == normalised(first)
@@ -232,7 +232,7 @@ def test_evaluate_many_records_a_failing_input_with_results_and_raises_without()
 
     inputs = marker_inputs(["BOTH", "BAD", "NONE"])
     with pytest.raises(RuntimeError, match="fell over"):
-        list(factgraph.evaluate_many(inputs, method="e2e",
+        list(factgraph.evaluate_many(inputs, judge="e2e-list",
                                      model=ScriptedAsServer(script), cache=False))
 
 
@@ -243,7 +243,7 @@ def test_evaluate_many_failures_file_and_duplicate_ids(tmp_path: Path) -> None:
         return PromptRouter({"e2e": e2e_by_marker})(messages, params)
 
     results = tmp_path / "r.jsonl"
-    got = list(factgraph.evaluate_many(marker_inputs(["BOTH", "BAD", "NONE"]), method="e2e",
+    got = list(factgraph.evaluate_many(marker_inputs(["BOTH", "BAD", "NONE"]), judge="e2e-list",
                                        model=ScriptedAsServer(script), cache=False,
                                        results=results))
     assert [e.id for e in got] == ["q0", "q2"]
@@ -251,7 +251,7 @@ def test_evaluate_many_failures_file_and_duplicate_ids(tmp_path: Path) -> None:
     assert failure["id"] == "q1" and "fell over" in failure["error"]
     twice = marker_inputs(["BOTH"]) * 2
     with pytest.raises(ConfigError, match="duplicate input id 'q0'"):
-        list(factgraph.evaluate_many(twice, method="e2e", model=ScriptedAsServer(script),
+        list(factgraph.evaluate_many(twice, judge="e2e-list", model=ScriptedAsServer(script),
                                      cache=False))
 
 

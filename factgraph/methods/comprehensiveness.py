@@ -25,6 +25,11 @@ basis. An evaluation whose response could not be read by the model (every attemp
   Options for the answers that per-text reading misses (measured on dev, off by default):
   ``answer_joint`` (all texts in one call) and ``response_answers`` (the response's own
   answers, added when a text supports them; ``factgraph.stages.response_answers``).
+  ``coverage_judge="sentences"`` is the long-form judge: the clauses of a long reference are
+  the facts, covered by the word check or MiniLM similarity, and — with
+  ``sentence_model_check`` — one model token for the undecided
+  (``factgraph.stages.sentence_coverage``). ``coverage_judge="auto"``, the default, takes the
+  best measured judge for the input's kind (``input_kind``, ``factgraph.methods.judges``).
 
 Context reuse: the context side (context atoms, their relevance, context→context relations)
 depends only on the query, the background texts, the options and the models. With a
@@ -106,16 +111,16 @@ class ComprehensivenessOptions(BaseModel):
                                           "probable label.")
     use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
     coverage_judge: Literal["auto", "list", "per-fact", "answers", "sentences"] = Field(
-        "list", description="E2E: 'auto' picks per input the judge that measured "
-                            "best for its kind (factgraph.methods.judges.DEFAULT_JUDGES: a "
-                            "short answer or a long-form one, by long_form_min_words); one "
-                            "call listing covered / uncovered facts ('list'); context facts "
-                            "extracted once per query and one yes/no question per fact "
-                            "('per-fact'); the answers each text gives to the query and one "
-                            "yes/no question per answer ('answers'); or the background "
-                            "texts' sentences as facts, judged by the word check, embedding "
-                            "similarity and, with sentence_model_check, the model for the "
-                            "undecided ('sentences', for long references).")
+        "auto", description="E2E: 'auto' (the default) picks per input the judge that "
+                            "measured best for its kind (DEFAULT_JUDGES of "
+                            "factgraph.methods.judges: a short answer or a long-form one, see "
+                            "long_form_min_words); one call listing covered / uncovered facts "
+                            "('list'); context facts extracted once per query and one yes/no "
+                            "question per fact ('per-fact'); the answers each text gives to "
+                            "the query and one yes/no question per answer ('answers'); or the "
+                            "background texts' clauses as facts, judged by the word check, "
+                            "embedding similarity and, with sentence_model_check, the model "
+                            "for the undecided ('sentences', for long references).")
     coverage_cutoff: float = Field(0.5, ge=0.0, le=1.0,
                                    description="E2E per-fact / answers: a fact is covered "
                                                "when P(yes) ≥ this. Unset: the cut-off tuned "
@@ -165,9 +170,10 @@ class ComprehensivenessOptions(BaseModel):
                                          "in its own text less than this share (None: keep).")
 
     long_form_min_words: int = Field(
-        80, ge=1, description="E2E auto: a response of at least this many words is a "
-                              "long-form answer (judged by the long-form default judge), a "
-                              "shorter one a short answer.")
+        80, ge=1, description="E2E auto: a response of at least this many words, or one "
+                              "judged against a single text (a reference answer), is a "
+                              "long-form answer (judged by the long-form default judge); a "
+                              "shorter one over several texts a short answer.")
     fact_unit: Literal["clause", "sentence"] = Field(
         "clause", description="E2E sentences: the facts of a background text are its clauses "
                               "(sentences cut at clause boundaries) or its whole sentences.")
@@ -199,15 +205,17 @@ class ComprehensivenessOptions(BaseModel):
         """An unset ``coverage_cutoff`` is the judge's cut-off tuned on dev (the judge cards'
         value), so that a run with the defaults is the run the card describes."""
         if isinstance(data, dict) and "coverage_cutoff" not in data:
-            judge = data.get("coverage_judge", "list")
+            judge = data.get("coverage_judge", "auto")
             if judge in DEV_TUNED_CUTOFFS:
                 data = {**data, "coverage_cutoff": DEV_TUNED_CUTOFFS[judge]}
         return data
 
 
 # The cut-offs benchmarks/judges.py tuned on WikiContradict dev answers (Qwen2.5-Coder-1.5B;
-# docs/judge_cards/): per-fact 0.3 on 20 answers, answers 0.7 on 80 and on 160.
-DEV_TUNED_CUTOFFS: dict[str, float] = {"per-fact": 0.3, "answers": 0.7, "sentences": 0.5}
+# docs/judge_cards/): per-fact 0.3 on 20 answers, answers 0.7 on 80 and on 160; the sentences
+# cascade's P(yes) cut-off benchmarks/long_form.py tuned on the pairwise dev set: 0.9 (0.5:
+# Pearson / Spearman 66.5 / 60.3, 0.7: 66.8 / 61.1, 0.9: 67.3 / 61.8).
+DEV_TUNED_CUTOFFS: dict[str, float] = {"per-fact": 0.3, "answers": 0.7, "sentences": 0.9}
 
 
 def _hash(data: Any) -> str:
@@ -505,6 +513,24 @@ def per_fact_score(evaluation: Evaluation, cutoff: float) -> float | None:
     return sum(p >= cutoff for p in known) / len(known)
 
 
+def sentence_score(evaluation: Evaluation, words_cutoff: float, similarity_cutoff: float,
+                   coverage_cutoff: float | None = None) -> float | None:
+    """S of a ``coverage_judge="sentences"`` evaluation re-read at other cut-offs, from each
+    fact's recorded ``word_share``, ``similarity`` and (cascade) ``p_covered`` — no model call:
+    a fact is covered when ``w ≥ words_cutoff`` or ``e ≥ similarity_cutoff`` or ``P ≥
+    coverage_cutoff``. Exact for the cascade's recorded band (the facts asked were those the
+    run's floors chose); None without facts."""
+    facts = [s.metadata for s in evaluation.graph.statements if s.origin == Origin.context]
+    if not facts:
+        return None
+    def covered(m: dict[str, Any]) -> bool:
+        p = m.get("p_covered")
+        return (m.get("word_share", 0.0) >= words_cutoff
+                or (m.get("similarity") is not None and m["similarity"] >= similarity_cutoff)
+                or (coverage_cutoff is not None and p is not None and p >= coverage_cutoff))
+    return sum(covered(m) for m in facts) / len(facts)
+
+
 def _how_judged(fact: str, response: str, options: ComprehensivenessOptions
                 ) -> Literal["words", "polarity", "model"]:
     """How a per-fact / answer judge decides one fact: the word check (answers stated word for
@@ -662,9 +688,15 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
 
 def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short answer",
                                                                          "long-form"]:
-    """``long-form`` when the response has at least ``long_form_min_words`` words, else
-    ``short answer`` (what ``coverage_judge="auto"`` decides by)."""
-    return "long-form" if len(inp.response.split()) >= long_form_min_words else "short answer"
+    """What ``coverage_judge="auto"`` decides by: ``long-form`` when the response has at least
+    ``long_form_min_words`` words or is judged against one text alone (a reference answer, as
+    in RAGChecker's set), else ``short answer`` (a short response to a question over several
+    background texts, as in WikiContradict). On the two dev sets this routes every RAGChecker
+    answer to the long-form judge and 1,167 of WikiContradict's 1,200 answers to the
+    short-answer judge (the 33 others have 80 words or more)."""
+    if len(inp.documents) == 1 or len(inp.response.split()) >= long_form_min_words:
+        return "long-form"
+    return "short answer"
 
 
 def resolve_auto_judge(inp: EvaluationInput, options: ComprehensivenessOptions

@@ -11,9 +11,8 @@ and its cost (``docs/judge_cards/``).
 (WikiContradict: one answer per text), or a long-form answer judged against a long reference
 answer or documents (RAGChecker's meta-evaluation set). :data:`DEFAULT_JUDGES` names the judge
 that measures best for each kind; ``coverage_judge="auto"`` picks between them per input
-(``factgraph.methods.comprehensiveness.input_kind``). The e2e default is still the list judge
-(``e2e-list``): making "auto" the default changes what a run without options does, and the
-tests and walk-throughs that rely on it move with it in a later change.
+(``factgraph.methods.comprehensiveness.input_kind``), and is the e2e default: a user who
+changes nothing gets the best measured judge for the kind of input.
 """
 
 from __future__ import annotations
