@@ -230,3 +230,11 @@ def _backends():  # type: ignore[no-untyped-def]
     from factgraph.methods.run import Backends
 
     return Backends(embeddings=AxisEmbeddings())
+
+
+def test_meta_eval_takes_the_judges_method() -> None:
+    """`meta-eval wikicontradict --judge nli` runs nli (not the e2e default against it)."""
+    res = invoke("meta-eval", "wikicontradict", "--judge", "nli", "--results", "x.jsonl",
+                 "--data", "/nonexistent/wc.jsonl")
+    assert res.exit_code == 2
+    assert "contradicts" not in res.output and "/nonexistent/wc.jsonl" in res.output
