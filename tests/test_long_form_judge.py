@@ -238,3 +238,15 @@ def test_meta_eval_takes_the_judges_method() -> None:
                  "--data", "/nonexistent/wc.jsonl")
     assert res.exit_code == 2
     assert "contradicts" not in res.output and "/nonexistent/wc.jsonl" in res.output
+
+
+def test_a_configs_method_is_not_overridden_by_the_api_default() -> None:
+    """factgraph.evaluator(config=...) with method e2e runs e2e (it ran nli before)."""
+    import factgraph
+    from factgraph.config import EvaluationConfig
+
+    cfg = EvaluationConfig.from_flat({"method": "e2e", "coverage_judge": "sentences"})
+    ev = factgraph.evaluator(config=cfg, backends=_backends())
+    assert ev.method == "e2e"
+    assert ev.parsed_options.coverage_judge == "sentences"
+    assert factgraph.evaluator(backends=_backends()).method == "nli"  # the API's own default
