@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from factgraph.cli.output import make_console
@@ -65,14 +66,16 @@ def judges_cmd(output: str, cards_dir: str | None) -> None:
     if output == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    table = Table(title="Named judges (--judge NAME); the default per kind of input marked")
-    for col in ("judge", "method", "options", "text model", "input", "agreement (first card)"):
+    table = Table(title="Named judges (--judge NAME; the e2e default, coverage_judge=auto, "
+                        "takes the one marked for the input's kind)")
+    for col in ("judge", "default for", "method", "options", "text model", "built for",
+                "agreement (first card)"):
         table.add_column(col)
     for r in rows:
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
         if r["embed_model"]:
             opts += f"; embed {r['embed_model']}"
-        name = r["name"] + (f"  [default: {r['default_for']}]" if r["default_for"] else "")
-        table.add_row(name, r["method"], opts, "yes" if r["needs_model"] else "no",
+        table.add_row(r["name"], r["default_for"] or "-", r["method"], escape(opts),
+                      "yes" if r["needs_model"] else "no",
                       r["inputs"], _agreement(r["measured"][0]) if r["measured"] else "-")
     make_console().print(table)
