@@ -99,17 +99,22 @@ def judgements_cmd(file: str, output: str, resamples: int, seed: int, empty_scor
 DEFAULT_WIKICONTRADICT = "../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl"
 
 
-def _wikicontradict_path(given: str | None) -> Path:
-    """``--data``, else ``$FACTGRAPH_DATA/wikicontradict/...``, else ``../shared/data/...``."""
+def _data_path(given: str | None, default: str, what: str) -> Path:
+    """``given``, else ``$FACTGRAPH_DATA/<folder>/<file>`` of ``default``, else ``default``
+    (``../shared/data/...``); a one-line error naming ``what`` when none exists."""
     if given:
         return Path(given)
     root = os.environ.get("FACTGRAPH_DATA")
-    path = (Path(root) / "wikicontradict" / Path(DEFAULT_WIKICONTRADICT).name if root
-            else Path(DEFAULT_WIKICONTRADICT))
+    path = Path(root) / Path(default).parent.name / Path(default).name if root else Path(default)
     if not path.exists():
-        raise UserError(f"no WikiContradict file at {path}: pass --data PATH "
-                        "(wiki_contradict_simple_humaneval.jsonl) or set FACTGRAPH_DATA")
+        raise UserError(f"no {what} file at {path}: pass it ({Path(default).name}) or set "
+                        "FACTGRAPH_DATA")
     return path
+
+
+def _wikicontradict_path(given: str | None) -> Path:
+    """``--data``, else ``$FACTGRAPH_DATA/wikicontradict/...``, else ``../shared/data/...``."""
+    return _data_path(given, DEFAULT_WIKICONTRADICT, "WikiContradict")
 
 
 @meta_eval_group.command("wikicontradict")
@@ -237,15 +242,7 @@ DEFAULT_PAIRWISE = "../shared/data/ragchecker/meta_eval_dev.jsonl.gz"
 
 def _pairwise_path(given: str | None) -> Path:
     """FILE, else ``$FACTGRAPH_DATA/ragchecker/...``, else ``../shared/data/ragchecker/...``."""
-    if given:
-        return Path(given)
-    root = os.environ.get("FACTGRAPH_DATA")
-    path = (Path(root) / "ragchecker" / Path(DEFAULT_PAIRWISE).name if root
-            else Path(DEFAULT_PAIRWISE))
-    if not path.exists():
-        raise UserError(f"no pairwise file at {path}: pass FILE (e.g. RAGChecker's "
-                        "meta_eval_dev.jsonl.gz) or set FACTGRAPH_DATA")
-    return path
+    return _data_path(given, DEFAULT_PAIRWISE, "pairwise")
 
 
 def _pct(value: float | None) -> str:
