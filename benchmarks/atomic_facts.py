@@ -8,9 +8,10 @@ Data: the FActScore labelled biographies (Min et al. 2023; ``../shared/data/fact
 where annotators split every sentence of a model-written biography into atomic facts. For the
 first ``--n`` biographies, the first ``--max-sentences`` annotated sentences of each are
 atomized by our ``atomize`` stage (one call per sentence) and compared with the human facts of
-the same sentence — a local comparison, as seed 000 App. A.5 does with its sliding window.
+the same sentence — a local comparison, as Samarinas et al. 2025 (App. A.5) do with their
+sliding window.
 
-Metrics (seed 000 App. A.5), with the packaged MiniLM sentence embedding (cosine):
+Metrics (Samarinas et al. 2025, App. A.5), with the packaged MiniLM sentence embedding (cosine):
 
 * soft semantic precision — mean over predicted facts of the best cosine to a human fact;
   soft semantic recall — mean over human facts of the best cosine to a predicted fact;

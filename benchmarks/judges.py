@@ -23,7 +23,7 @@ once per question, one yes/no token per fact, P(yes) from log-probabilities),
 ``e2e-per-fact-k3`` (the same with 3 samples per fact at temperature 1: self-consistency, 3×
 the coverage calls), ``e2e-answers`` (the answers each text gives to the query, once per
 question, then one yes/no token per answer: "does the response give this answer?"), ``nli``
-and ``qa`` (seed 001 §3.1, §3.2), and ``nli-tuned`` (NLI with the entailment cut-off
+and ``qa`` (Dejl et al. 2025, §3.1, §3.2), and ``nli-tuned`` (NLI with the entailment cut-off
 ``nli_cutoff`` — a pair entails when P(entails) ≥ it — chosen on dev: the dev answers are run
 once and re-read at each candidate from the call cache). ``e2e-answers-polarity`` is the answer
 judge as it is now by default (``yes_no_polarity``: bare yes / no answers judged by one

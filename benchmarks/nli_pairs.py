@@ -1,5 +1,6 @@
 """Benchmark: the NLI cost levers — pairs judged and model calls with each lever against the
-exhaustive run, and the recall of the exhaustive run's entailment edges (DESIGN.md, seed 001 §3.1).
+exhaustive run, and the recall of the exhaustive run's entailment edges (DESIGN.md; Dejl et al.
+2025, §3.1).
 
     python -m benchmarks.nli_pairs                                     # synthetic only
     python -m benchmarks.nli_pairs --model openai:qwen1.5b@http://127.0.0.1:8765/v1 \\

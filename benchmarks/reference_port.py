@@ -1,6 +1,6 @@
 """A port of the published reference approach to coverage and basis, for timing only.
 
-It follows the structure of the seed paper's reference implementation (IBM FactReasoner,
+It follows the structure of the reference implementation of Dejl et al. 2025 (IBM FactReasoner,
 ``FactGraph.covered_context_ids`` / ``uncovered_context_basis``), written anew here:
 
 * reachability is recomputed per statement: a DFS over parents (ancestors) from *every* node,

@@ -1,4 +1,5 @@
-"""Input files of ARGUE report evaluation (seed 004) and of evidence documents (seed 002).
+"""Input files of ARGUE report evaluation (Mayfield et al. 2024) and of evidence documents
+(Jafari et al. 2026).
 
 Formats (every file may be ``.json`` or ``.jsonl``, optionally ``.gz``; errors name file, line
 and field):

@@ -1,4 +1,5 @@
-"""Query aspects and aspect-level relevance judgements from files (ICAT-M / ICAT-S, seed 000 §3.3).
+"""Query aspects and aspect-level relevance judgements from files (ICAT-M / ICAT-S; Samarinas
+et al. 2025, §3.3).
 
 Aspect files:
 

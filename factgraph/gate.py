@@ -1,4 +1,5 @@
-"""ICAT as the iteration gate of an agentic RAG loop (seed 003, "Termination Logic").
+"""ICAT as the iteration gate of an agentic RAG loop (as in an ICAT integration guide for a
+LangGraph multi-agent RAG system, "Termination Logic").
 
 After each draft the loop scores it with ICAT and asks ``iteration_gate`` whether to stop.
 Checks, in order: ICAT ≥ ``threshold`` (stop: ``threshold_met``); ``iteration ≥
@@ -8,8 +9,9 @@ max_iterations`` (stop: ``max_iterations``); ``budget_spent ≥ budget`` (stop:
 component to improve first (factuality or coverage), the unsupported claims and the uncovered
 aspects. Pure and deterministic: same inputs, same decision.
 
-ICAT here is ``icat_score(S_fact, S_cov, β)`` (seed 000 Eq. 3); with the graded coverage of
-seed 003 (well + 0.5 · partial) when the DraftScore is built with ``graded=True``.
+ICAT here is ``icat_score(S_fact, S_cov, β)`` (Samarinas et al. 2025, Eq. 3); with the graded
+coverage of the ICAT integration guide (well + 0.5 · partial) when the DraftScore is built with
+``graded=True``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ Component = Literal["factuality", "coverage"]
 
 
 class GateConfig(BaseModel):
-    """Thresholds of the gate (defaults: seed 003's "General Q&A" row)."""
+    """Thresholds of the gate (defaults: the ICAT integration guide's "General Q&A" row)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -57,7 +59,7 @@ class DraftScore(BaseModel):
     @classmethod
     def from_evaluation(cls, ev: Evaluation, graded: bool = False) -> DraftScore:
         """From an ICAT Evaluation (``factgraph.methods.icat``); ``graded`` uses the well /
-        partial coverage of seed 003."""
+        partial coverage of the ICAT integration guide."""
         text = {s.id: s.text for s in ev.graph.statements}
         kind = {s.id: s.kind for s in ev.graph.statements if s.origin == Origin.response
                 or s.kind == StatementKind.aspect}

@@ -1,6 +1,6 @@
 """The exact graph engine: condensation, coverage, uncovered basis, explanation paths.
 
-Definitions (Dejl et al. 2025, seed 001 §3.1). Let ``G_F`` be the entailment subgraph of a fact
+Definitions (Dejl et al. 2025, §3.1). Let ``G_F`` be the entailment subgraph of a fact
 graph (edges ``src -> dst`` meaning *src entails dst*), ``A_R`` its response statements and
 ``A_C`` its context statements. Contract every strongly connected component (SCC) of ``G_F``
 into one node of the condensation ``G_C``; the statements of one SCC are logically equivalent.
@@ -240,7 +240,7 @@ class Component:
 def comprehensiveness_score(
     n_covered: int, n_uncovered: int, empty: float | None = None
 ) -> float | None:
-    """Comprehensiveness ``S = |A_in| / (|A_in| + |A_out|)`` (seed 001 §3, Eq. 1).
+    """Comprehensiveness ``S = |A_in| / (|A_in| + |A_out|)`` (Dejl et al. 2025, §3, Eq. 1).
 
     With no context statement (``|A_in| + |A_out| = 0``) ``S`` is undefined; ``empty`` is
     returned (``None`` by default; IBM's reference code stores 0.0).
@@ -289,7 +289,8 @@ class Coverage:
         return members
 
     def component(self, number: int) -> Component:
-        """The component with this number, with its representative chosen per seed 001 §3.1."""
+        """The component with this number, with its representative chosen as in Dejl et al. 2025,
+        §3.1."""
         a = self.arrays
         idx = self._members[number]
         stmts = self.graph.statements
@@ -367,7 +368,7 @@ def entailment_arrays(
 
 
 def analyze(graph: FactGraph, min_probability: float | None = None) -> Coverage:
-    """Coverage, comprehensiveness and uncovered basis of a fact graph (seed 001 §3.1).
+    """Coverage, comprehensiveness and uncovered basis of a fact graph (Dejl et al. 2025, §3.1).
 
     ``min_probability`` drops entailment edges whose recorded probability is below it (edges
     without a probability are kept).

@@ -62,7 +62,7 @@ class Statement(_Strict):
     kind: StatementKind = StatementKind.atom
     question_id: str | None = Field(default=None, description="For Q&A answers: their question.")
     relevance: float | None = Field(default=None, description="Relevance to the query, 1-5.")
-    salience: float | None = Field(default=None, description="Salience, 1-5 (seed 002).")
+    salience: float | None = Field(default=None, description="Salience, 1-5 (Jafari et al. 2026).")
     confidence: float | None = Field(default=None, description="Answer confidence, 1-5.")
     importance: float | None = Field(default=None, description="Importance weight in [0, 1].")
     trace_id: str | None = Field(default=None, description="The model call that produced it.")

@@ -1,4 +1,4 @@
-"""WikiContradict as a meta-evaluation set for comprehensiveness (seed 001 §4, App. B).
+"""WikiContradict as a meta-evaluation set for comprehensiveness (Dejl et al. 2025, §4, App. B).
 
 Each row of ``wiki_contradict_simple_humaneval.jsonl`` holds a question, two conflicting
 self-contained contexts and five answers (``answer0``..``answer4``), each with a human label
@@ -65,7 +65,8 @@ class WikiContradictRow(BaseModel):
 
 class LabelledInput(BaseModel):
     input: EvaluationInput
-    label: str = Field(description="The adjusted human label (seed 001 App. B, footnote 6).")
+    label: str = Field(
+        description="The adjusted human label (Dejl et al. 2025, App. B, footnote 6).")
     row: int = Field(0, description="Row number in the file (0-based).")
     same_contexts: bool = Field(False, description="The row's two contexts are the same text.")
 

@@ -1,6 +1,6 @@
-"""ARGUE (seed 004): the paper's worked example (Figures 3 and 4) from manual judgements, the
-Figure 2 decision flow, the score rules, the input files, and the model judge's orchestration
-with scripted replies."""
+"""ARGUE (Mayfield et al. 2024): the paper's worked example (Figures 3 and 4) from manual
+judgements, the Figure 2 decision flow, the score rules, the input files, and the model judge's
+orchestration with scripted replies."""
 
 from __future__ import annotations
 

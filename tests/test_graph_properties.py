@@ -1,4 +1,4 @@
-"""Property tests: the engine agrees with a brute-force reading of seed 001 §3.1.
+"""Property tests: the engine agrees with a brute-force reading of Dejl et al. 2025, §3.1.
 
 The brute force works on the uncondensed graph with naive per-pair path checks: exactly the
 definitions, with none of the engine's shortcuts (SCC labels, BFS parents, edge-local basis).

@@ -1,5 +1,6 @@
-"""ICAT-M / -S / -A on a hand-made corpus with scripted model decisions (seed 000 §3), and the
-ICAT iteration gate (seed 003). Every expected score is computed by hand in the test.
+"""ICAT-M / -S / -A on a hand-made corpus with scripted model decisions (Samarinas et al. 2025,
+§3), and the ICAT iteration gate (as in an ICAT integration guide for a LangGraph multi-agent RAG
+system). Every expected score is computed by hand in the test.
 
 The case (tests/icat_support.py): 4 claims; r1 is entailed by d1, r2 by d2, r3 is contradicted
 by d2, r4 is supported by nothing -> S_fact = 2/4 for every variant.
@@ -159,7 +160,7 @@ def test_icat_reuses_a_persisted_index(tmp_path: Path) -> None:
     assert first.scores == second.scores
 
 
-# -- the iteration gate (seed 003) -------------------------------------------------------------
+# -- the iteration gate (ICAT integration guide) ---------------------------------------------------
 
 def test_gate_stops_when_icat_meets_the_threshold() -> None:
     # ICAT_1(0.88, 0.90) = 2 * 0.792 / 1.78 = 0.88989 >= 0.85

@@ -15,7 +15,8 @@ betas = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False)
 
 
 def test_icat_hand_values() -> None:
-    # Seed 003's worked example: F = 0.75, C = 0.6 -> 0.667 with the plain harmonic mean.
+    # Worked example of the ICAT integration guide: F = 0.75, C = 0.6 -> 0.667 with the plain
+    # harmonic mean.
     assert icat.icat_score(0.75, 0.6) == pytest.approx(2 * 0.75 * 0.6 / 1.35)
     assert icat.icat_score(0.88, 0.857) == pytest.approx(0.868, abs=5e-4)
     # β = 2 weighs coverage: (1+4)·F·C / (4F + C)
@@ -35,7 +36,7 @@ def test_icat_between_components(f: float, c: float, b: float) -> None:
 
 @given(st.floats(0.01, 1.0), st.floats(0.01, 1.0))
 def test_icat_beta_limits(f: float, c: float) -> None:
-    # β -> 0 gives factuality, β -> ∞ gives coverage (seed 000 §3 discussion of β).
+    # β -> 0 gives factuality, β -> ∞ gives coverage (Samarinas et al. 2025, §3 discussion of β).
     assert icat.icat_score(f, c, 1e-6) == pytest.approx(f, rel=1e-6)
     assert icat.icat_score(f, c, 1e6) == pytest.approx(c, rel=1e-6)
 

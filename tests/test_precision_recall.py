@@ -1,4 +1,4 @@
-"""Importance-weighted factual precision / recall (seed 002) on a hand-made case: scripted
+"""Importance-weighted factual precision / recall (Jafari et al. 2026) on a hand-made case: scripted
 model replies, a scripted NLI table and a tiny keyword embedding, so every number below is
 computed by hand."""
 

@@ -1,4 +1,4 @@
-"""ARGUE evaluation of a report with citations (Mayfield et al., SIGIR 2024 — seed 004).
+"""ARGUE evaluation of a report with citations (Mayfield et al. 2024).
 
 Inputs: a report request, the report as sentences with citations, the cited documents and the
 nuggets (questions with acceptable answers bound to attesting documents). Every report
@@ -137,7 +137,8 @@ def _load(inp: EvaluationInput, options: ArgueOptions) -> tuple[str, Report, lis
 
 
 def run_argue(inp: EvaluationInput, session: ModelSession, options: ArgueOptions) -> Evaluation:
-    """Score one report with ARGUE (seed 004 §4.5): outcomes, precision, nugget recall."""
+    """Score one report with ARGUE (Mayfield et al. 2024, §4.5): outcomes, precision, nugget
+    recall."""
     request, report, nuggets, docs = _load(inp, options)
     manual = load_judgements(options.judgements) if options.judgements else {}
     judged = ArgueJudge(session, request, report, nuggets, docs, manual).run()

@@ -1,4 +1,4 @@
-"""Comprehensiveness of a response against background texts (seed 001 §3): NLI, Q&A, E2E.
+"""Comprehensiveness of a response against background texts (Dejl et al. 2025, §3): NLI, Q&A, E2E.
 
 All three build the same kind of FactGraph — response statements, context statements and
 entailment / contradiction relations — and score it with the one engine in ``factgraph.graph``:
@@ -86,7 +86,7 @@ RESPONSE = "response"
 
 
 class ComprehensivenessOptions(BaseModel):
-    """Options of the three comprehensiveness methods (defaults follow seed 001 §4)."""
+    """Options of the three comprehensiveness methods (defaults follow Dejl et al. 2025, §4)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -342,7 +342,7 @@ def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
 
 def run_nli(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
             context_store: ContextStore | None = None) -> Evaluation:
-    """NLI-based comprehensiveness (seed 001 §3.1)."""
+    """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
     params = _parameters("nli", options, session)
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,
@@ -380,7 +380,7 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
 
 def run_qa(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
            context_store: ContextStore | None = None) -> Evaluation:
-    """Q&A-based comprehensiveness (seed 001 §3.2). ``context_store`` is accepted for a
+    """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
     params = _parameters("qa", options, session)
     texts, docs = _texts(session, inp, options)
@@ -430,7 +430,7 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: Comprehensivene
 
 def run_e2e(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
             context_store: ContextStore | None = None) -> Evaluation:
-    """End-to-end comprehensiveness (seed 001 §3.3): the whole response is one response
+    """End-to-end comprehensiveness (Dejl et al. 2025, §3.3): the whole response is one response
     statement; each listed fact is a context statement, entailed by it when covered."""
     if options.coverage_judge == "auto":
         options, chosen = resolve_auto_judge(inp, options)

@@ -1,5 +1,5 @@
-"""ICAT (seed 000 §3-4): factuality of a response's atomic claims against a corpus, coverage
-of the query's aspects, and their weighted harmonic mean ICAT_β.
+"""ICAT (Samarinas et al. 2025, §3-4): factuality of a response's atomic claims against a
+corpus, coverage of the query's aspects, and their weighted harmonic mean ICAT_β.
 
     claims    atomize(response)                                   Statement(kind=claim)
     grounding top-k corpus passages per claim, NLI passage ⇒ claim  Statement(kind=atom,
@@ -9,8 +9,8 @@ of the query's aspects, and their weighted harmonic mean ICAT_β.
     alignment ICAT-M: qrels of the best entailing passage's document  claim -covers-> aspect
               ICAT-S / ICAT-A: the model, claim numbers as evidence
     scores    S_fact = |C_T|/|C|, S_cov = |covered|/|aspects|, ICAT_β, β sweep, and the
-              well / partial graded coverage of seed 003 (ICAT-M: every covered aspect is
-              "well", qrels carry no degree)
+              well / partial graded coverage of the ICAT integration guide (ICAT-M: every
+              covered aspect is "well", qrels carry no degree)
 
 Only supported claims are shown to the alignment step, so only they can cover an aspect. An
 evaluation whose claims (or aspects, or alignment) could not be read has ``None`` for the
@@ -61,7 +61,7 @@ _EDGE = {"entails": RelationLabel.entails, "contradicts": RelationLabel.contradi
 
 
 class ICATOptions(BaseModel):
-    """Options of ICAT-M / ICAT-S / ICAT-A (defaults follow seed 000 §4)."""
+    """Options of ICAT-M / ICAT-S / ICAT-A (defaults follow Samarinas et al. 2025, §4)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -309,17 +309,17 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
 
 def run_icat_m(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
                index: RetrievalIndex | None = None) -> Evaluation:
-    """ICAT-M: ground-truth aspects and aspect-level qrels (seed 000 Table 1)."""
+    """ICAT-M: ground-truth aspects and aspect-level qrels (Samarinas et al. 2025, Table 1)."""
     return run_icat("m", inp, session, options, index)
 
 
 def run_icat_s(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
                index: RetrievalIndex | None = None) -> Evaluation:
-    """ICAT-S: ground-truth aspects, model alignment (seed 000 Table 1)."""
+    """ICAT-S: ground-truth aspects, model alignment (Samarinas et al. 2025, Table 1)."""
     return run_icat("s", inp, session, options, index)
 
 
 def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
                index: RetrievalIndex | None = None) -> Evaluation:
-    """ICAT-A: generated aspects, model alignment (seed 000 Table 1)."""
+    """ICAT-A: generated aspects, model alignment (Samarinas et al. 2025, Table 1)."""
     return run_icat("a", inp, session, options, index)

@@ -1,4 +1,4 @@
-"""Importance-weighted factual precision and recall (seed 002 §3).
+"""Importance-weighted factual precision and recall (Jafari et al. 2026, §3).
 
 Pipeline: evidence passages → facts per passage → exact + near-duplicate merging (clustering of
 embeddings, ``factgraph.stages.reference_facts``) → relevance and salience ratings → importance
@@ -92,7 +92,7 @@ def _evidence(inp: EvaluationInput, options: PRFOptions) -> list[Document]:
     if options.corpus:
         from factgraph.retrieval import retrieve_documents  # BM25 (extra: retrieval)
 
-        # The top passages for the query are the evidence (seed 002 §3.2.1).
+        # The top passages for the query are the evidence (Jafari et al. 2026, §3.2.1).
         return retrieve_documents(inp.query, options.corpus, k=options.retrieve_k,
                                   embeddings=None)
     return list(inp.documents)
@@ -101,7 +101,7 @@ def _evidence(inp: EvaluationInput, options: PRFOptions) -> list[Document]:
 def _scores(n_claims: int, counts: dict[str, int], has_evidence: bool,
             fact_imps: list[float | None], covered: list[bool],
             k: int | None) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Every score of seed 002 with the reason for each undefined one."""
+    """Every score of Jafari et al. 2026 with the reason for each undefined one."""
     why: dict[str, str] = {}
     judged = n_claims - counts["unjudged"]
     if not has_evidence:

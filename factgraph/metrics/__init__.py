@@ -1,8 +1,10 @@
-"""Pure score functions. Each docstring gives the formula and the source (seed) section.
+"""Pure score functions. Each docstring gives the formula and the source paper's section.
 
-- :mod:`factgraph.metrics.icat` — ICAT_β, factuality and coverage (seed 000 §3; seed 003).
-- :mod:`factgraph.metrics.factual` — factual precision / recall with importance (seed 002 §3).
-- :mod:`factgraph.metrics.lmr` — label match rates for comprehensiveness (seed 001 App. B).
+- :mod:`factgraph.metrics.icat` — ICAT_β, factuality and coverage (Samarinas et al. 2025, §3;
+  graded coverage from an ICAT integration guide for a LangGraph multi-agent RAG system).
+- :mod:`factgraph.metrics.factual` — factual precision / recall with importance (Jafari et al.
+  2026, §3).
+- :mod:`factgraph.metrics.lmr` — label match rates for comprehensiveness (Dejl et al. 2025, App. B).
 - :mod:`factgraph.metrics.bootstrap` — BCa bootstrap confidence intervals.
 """
 

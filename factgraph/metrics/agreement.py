@@ -19,7 +19,7 @@ what a constant cannot fake (the same definitions as scikit-learn, checked again
 
 Predictions may contain a label the humans never use (``"undefined"``: no score could be
 computed); it counts as a disagreement everywhere and as its own class in κ's marginals.
-Used by ``factgraph meta-eval`` (seed 001 App. B reports LMR only; this is the issue-16
+Used by ``factgraph meta-eval`` (Dejl et al. 2025 report only LMR, App. B; this is the issue-16
 extension).
 """
 

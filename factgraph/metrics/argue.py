@@ -1,4 +1,4 @@
-"""ARGUE report scoring (Mayfield et al., SIGIR 2024 — seed 004 §4.3, §4.5, Figure 2).
+"""ARGUE report scoring (Mayfield et al. 2024, §4.3, §4.5, Figure 2).
 
 Each report sentence gets one of eight outcomes from a chain of yes/no questions
 (the paper's Figure 2; the reading below follows its §4.5 principles):
@@ -61,7 +61,7 @@ def sentence_outcome(j: SentenceJudgement) -> int:
 
 
 def sentence_precision(outcomes: Sequence[int]) -> float | None:
-    """``P = |{+}| / (|S| − |{0}|)`` (seed 004 §4.5).
+    """``P = |{+}| / (|S| − |{0}|)`` (Mayfield et al. 2024, §4.5).
 
     The denominator is the number of report sentences minus those that need no citation or
     that properly cite information outside every nugget (the "0" outcomes #2, #4, #6); the
@@ -78,8 +78,8 @@ def sentence_precision(outcomes: Sequence[int]) -> float | None:
 
 
 def nugget_recall(reported: Iterable[str], nuggets: Sequence[str]) -> float | None:
-    """``R = |reported ∩ nuggets| / |nuggets|`` (seed 004 §4.5): each nugget counts once, however
-    many sentences report it. None with no nugget."""
+    """``R = |reported ∩ nuggets| / |nuggets|`` (Mayfield et al. 2024, §4.5): each nugget counts
+    once, however many sentences report it. None with no nugget."""
     ids = list(dict.fromkeys(nuggets))
     if not ids:
         return None
@@ -103,7 +103,7 @@ def weighted_nugget_recall(
 
 
 def citation_scores(support: Sequence[Sequence[bool]]) -> tuple[float | None, float | None]:
-    """``(micro, macro)`` citation precision over the cited sentences (seed 004 §4.5).
+    """``(micro, macro)`` citation precision over the cited sentences (Mayfield et al. 2024, §4.5).
 
     ``support[i]`` lists, for sentence i, whether each of its cited documents supports it.
     Micro: supported citations / all citations (focus on citation accuracy). Macro: the mean

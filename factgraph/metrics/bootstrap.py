@@ -1,4 +1,5 @@
-"""BCa bootstrap confidence intervals (Efron 1987), as used for every LMR in seed 001 §4."""
+"""BCa bootstrap confidence intervals (Efron 1987), as used for every LMR in Dejl et al. 2025,
+§4."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""ICAT: factuality of atomic claims and coverage of the query's aspects (seed 000 §3).
+"""ICAT: factuality of atomic claims and coverage of the query's aspects (Samarinas et al. 2025,
+§3).
 
 Notation: ``C`` the atomic claims of a response, ``C_T ⊆ C`` the claims grounded in the
 knowledge source, ``TQ(x)`` the query's aspects, ``TO(c)`` the aspects claim ``c`` covers.
@@ -11,7 +12,7 @@ from collections.abc import Collection, Hashable, Iterable
 
 
 def fact_score(n_supported: int, n_claims: int) -> float | None:
-    """Factuality score ``S_fact = |C_T| / |C|`` (seed 000 §3, "Factuality Score").
+    """Factuality score ``S_fact = |C_T| / |C|`` (Samarinas et al. 2025, §3, "Factuality Score").
 
     ``None`` when the response has no claim (nothing to verify).
     """
@@ -23,7 +24,7 @@ def fact_score(n_supported: int, n_claims: int) -> float | None:
 def coverage_score(
     covered_aspects: Iterable[Hashable], aspects: Collection[Hashable]
 ) -> float | None:
-    """Coverage score ``S_cov = |∪_{c ∈ C_T} TO(c) ∩ TQ(x)| / |TQ(x)|`` (seed 000 §3).
+    """Coverage score ``S_cov = |∪_{c ∈ C_T} TO(c) ∩ TQ(x)| / |TQ(x)|`` (Samarinas et al. 2025, §3).
 
     ``covered_aspects`` are the aspects covered by *supported* claims (any iterable, duplicates
     and aspects outside ``aspects`` are ignored: coverage is set-based). ``None`` when the
@@ -38,7 +39,8 @@ def coverage_score(
 def graded_coverage_score(
     well: int, partial: int, n_aspects: int, partial_weight: float = 0.5
 ) -> float | None:
-    """Coverage with well / partially covered aspects (seed 003, "ICAT Score Calculation").
+    """Coverage with well / partially covered aspects (as in an ICAT integration guide for a
+    LangGraph multi-agent RAG system, "ICAT Score Calculation").
 
     ``S_cov = (well + w · partial) / n_aspects`` with ``w = 0.5`` by default.
     ``None`` when there is no aspect.
@@ -53,7 +55,8 @@ def graded_coverage_score(
 
 
 def icat_score(fact: float, coverage: float, beta: float = 1.0) -> float:
-    """``ICAT_β = (1 + β²) · S_fact · S_cov / (β² · S_fact + S_cov)`` (seed 000 §3, Eq. 3).
+    """``ICAT_β = (1 + β²) · S_fact · S_cov / (β² · S_fact + S_cov)`` (Samarinas et al. 2025, §3,
+    Eq. 3).
 
     The weighted harmonic mean of factuality and coverage; β > 1 weighs coverage more,
     β < 1 factuality. When both scores are 0 the value is 0 (the F-measure convention).
@@ -71,7 +74,8 @@ def icat_score(fact: float, coverage: float, beta: float = 1.0) -> float:
 def icat_beta_sweep(
     fact: float, coverage: float, betas: Iterable[float]
 ) -> list[tuple[float, float]]:
-    """``[(β, ICAT_β)]`` for plotting the factuality / coverage trade-off (seed 000 Fig. 3)."""
+    """``[(β, ICAT_β)]`` for plotting the factuality / coverage trade-off (Samarinas et al. 2025,
+    Fig. 3)."""
     return [(b, icat_score(fact, coverage, b)) for b in betas]
 
 

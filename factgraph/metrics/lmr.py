@@ -1,4 +1,5 @@
-"""Label match rates: does a comprehensiveness score agree with weak labels? (seed 001 App. B)
+"""Label match rates: does a comprehensiveness score agree with weak labels? (Dejl et al. 2025,
+App. B)
 
 WikiContradict answers carry a human label — Correct (C), Partially correct (PC) or
 Incorrect (I) — saying whether the answer uses both, one or neither of two conflicting
@@ -42,7 +43,7 @@ def moderate_label(score: float, high: float = 0.8, low: float = 0.2) -> Label:
 
 def adjusted_human_label(label: str, answer_index: int) -> Label:
     """The label to compare against: a "Correct" on a single-context answer (index 1 or 2)
-    counts as "Partially correct" (seed 001 App. B, footnote 6)."""
+    counts as "Partially correct" (Dejl et al. 2025, App. B, footnote 6)."""
     if label not in LABELS:
         raise ValueError(f"unknown WikiContradict label {label!r}")
     if label == "Correct" and answer_index in (1, 2):
@@ -64,7 +65,7 @@ def label_match_rate(matches: Sequence[bool]) -> float | None:
 def conflictbank_strict_term(
     s_all: float, s_by_context: dict[str, float], matches_context: dict[str, bool]
 ) -> float:
-    """One sample's term of ``LMR_CB,strict`` (seed 001 App. B, Fig. 7).
+    """One sample's term of ``LMR_CB,strict`` (Dejl et al. 2025, App. B, Fig. 7).
 
     ``(1[0 < S < 1] + Σ_{X ∈ {D, C1, C2, C3}} 1[S_X = 1[R = R_X]]) / (1 + 4)`` where ``S`` is
     the score against all contexts, ``S_X`` against context X alone and ``matches_context[X]``
@@ -83,7 +84,7 @@ def conflictbank_lax_term(
     response_is_default: bool,
     response_is_counterfactual: bool,
 ) -> float:
-    """One sample's term of ``LMR_CB,lax`` (seed 001 App. B, Fig. 7).
+    """One sample's term of ``LMR_CB,lax`` (Dejl et al. 2025, App. B, Fig. 7).
 
     ``Σ_{X ∈ {C1,C2,C3}} (1[R = R_D ∧ S_X < S_D] + 1[R = R_C ∧ S_X > S_D]) / 3``: scores for
     the contexts the response agrees with must be higher than for the others.

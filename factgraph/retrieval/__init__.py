@@ -1,5 +1,6 @@
-"""Corpus retrieval for claim grounding (seed 000 §3.2, §4.3): ingest documents, chunk them
-into overlapping passages, index them (BM25 or dense), and find the top-k passages per claim.
+"""Corpus retrieval for claim grounding (Samarinas et al. 2025, §3.2, §4.3): ingest documents,
+chunk them into overlapping passages, index them (BM25 or dense), and find the top-k passages per
+claim.
 
 Indexes persist on disk under a key of (corpus content hash, chunking parameters, retriever,
 model), so a changed corpus never reuses a stale index (``index_store``).

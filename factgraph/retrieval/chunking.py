@@ -1,4 +1,5 @@
-"""Overlapping word windows (seed 000 §4.3: passages of up to 128 words, 32 words overlap)."""
+"""Overlapping word windows (Samarinas et al. 2025, §4.3: passages of up to 128 words, 32 words
+overlap)."""
 
 from __future__ import annotations
 

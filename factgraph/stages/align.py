@@ -1,5 +1,6 @@
-"""Claim → aspect alignment (seed 000 §3.3, "Methods of Obtaining the Aspects of an Atomic
-Claim"; seed 003 for the well / partial degree).
+"""Claim → aspect alignment (Samarinas et al. 2025, §3.3, "Methods of Obtaining the Aspects of an
+Atomic Claim"; the well / partial degree as in an ICAT integration guide for a LangGraph
+multi-agent RAG system).
 
 * ``align_with_qrels`` (ICAT-M): a supported claim covers the aspects that its best-ranked
   entailing passage's document is judged relevant to (aspect-level qrels).

@@ -1,8 +1,8 @@
 """Does a response state an answer word for word? The cheap first check of answer coverage.
 
 The answer-coverage judge asks a model "does the response give this answer to the query?".
-As in the Q&A method's answer comparison (seed 001 §3.2: exact match first, a model only for the
-rest), a deterministic check goes first:
+As in the Q&A method's answer comparison (Dejl et al. 2025, §3.2: exact match first, a model only
+for the rest), a deterministic check goes first:
 
 * a bare ``yes`` / ``no`` answer (to a yes/no query) is stated when the response opens with
   that word (after an optional ``Answer:``);

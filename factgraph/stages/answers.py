@@ -1,4 +1,4 @@
-"""Answers per text with a 1-5 confidence (seed 001 §3.2, "answer generation").
+"""Answers per text with a 1-5 confidence (Dejl et al. 2025, §3.2, "answer generation").
 
 One call per text answers every refined question at once (|texts| calls instead of
 |texts|·|questions|). A question may get several answers from one text, or none. Answers below

@@ -1,5 +1,6 @@
-"""ARGUE judgements: walk the Figure 2 decision flow (seed 004) for every report sentence,
-taking each answer from a manual judgements file when it has one and asking a model otherwise.
+"""ARGUE judgements: walk the Figure 2 decision flow (Mayfield et al. 2024) for every report
+sentence, taking each answer from a manual judgements file when it has one and asking a model
+otherwise.
 
 Only the questions a sentence's path reaches are asked, stage by stage, each stage one batch:
 

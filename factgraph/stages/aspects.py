@@ -1,5 +1,5 @@
-"""Aspect generation for ICAT-A (seed 000 §3.3, "Automatic–LLM-based Aspect Generation"):
-up to ``max_aspects`` distinct aspects of the query, most important first."""
+"""Aspect generation for ICAT-A (Samarinas et al. 2025, §3.3, "Automatic–LLM-based Aspect
+Generation"): up to ``max_aspects`` distinct aspects of the query, most important first."""
 
 from __future__ import annotations
 

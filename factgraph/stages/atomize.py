@@ -1,5 +1,5 @@
-"""Atomize: split texts into atomic statements (seed 001 §3.1 "atom extraction"; seed 000 §3
-"atomic claims"; seed 002 §3 "claims").
+"""Atomize: split texts into atomic statements (Dejl et al. 2025, §3.1, "atom extraction";
+Samarinas et al. 2025, §3, "atomic claims"; Jafari et al. 2026, §3, "claims").
 
 One model call per text, all texts in one batch. A reply that never parses leaves that text
 with ``None`` (recorded as a parse failure by the session) — the caller decides what an

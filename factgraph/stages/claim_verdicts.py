@@ -1,4 +1,4 @@
-"""Precision and recall verdicts by NLI (seed 002 §3.4).
+"""Precision and recall verdicts by NLI (Jafari et al. 2026, §3.4).
 
 * Precision: every claim is judged against every evidence passage (premise = passage,
   hypothesis = claim). The verdict takes the strongest passage: SUPPORTED when some passage

@@ -1,4 +1,4 @@
-"""Answer comparison for the Q&A method (seed 001 §3.2), cheapest judge first.
+"""Answer comparison for the Q&A method (Dejl et al. 2025, §3.2), cheapest judge first.
 
 Answers are compared only within one question, and never two answers of the response. For each
 unordered pair:

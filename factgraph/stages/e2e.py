@@ -1,5 +1,5 @@
-"""End-to-end coverage (seed 001 §3.3): one call lists the covered and the uncovered facts of the
-background texts, each with the numbers of the texts that state it.
+"""End-to-end coverage (Dejl et al. 2025, §3.3): one call lists the covered and the uncovered facts
+of the background texts, each with the numbers of the texts that state it.
 
 Source numbers outside ``1..len(documents)`` are dropped and counted; a fact whose sources are
 all invalid is kept with no source (its coverage verdict is still the model's). An empty list

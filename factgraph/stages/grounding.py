@@ -1,6 +1,6 @@
-"""Claim grounding (seed 000 §3.2, §4.3): retrieve the top-k passages of each claim from the
-corpus index, judge every (passage, claim) pair with the NLI judge, and call a claim supported
-when at least one retrieved passage entails it.
+"""Claim grounding (Samarinas et al. 2025, §3.2, §4.3): retrieve the top-k passages of each claim
+from the corpus index, judge every (passage, claim) pair with the NLI judge, and call a claim
+supported when at least one retrieved passage entails it.
 
 All claims are retrieved in one search call and judged in one batch. A pair whose judgement
 failed is recorded by the session and never counts as support; a claim none of whose pairs

@@ -1,5 +1,5 @@
 """Importance of reference facts: relevance and salience ratings, and the reference set F*(q)
-(seed 002 §3.2.3).
+(Jafari et al. 2026, §3.2.3).
 
 Each fact gets two 1-5 ratings from the model (prompt ``importance``, one criterion per call):
 relevance ``r`` (how directly it helps answer the query) and salience ``s`` (how central it is
@@ -63,8 +63,8 @@ def select_reference(importances: Sequence[float | None], k: int | None = None,
                      threshold: float | None = None) -> list[int]:
     """Indices of F*(q): facts ranked by importance, descending (ties and unknown importance
     keep extraction order, unknown last), then cut to the budget ``k`` and/or to
-    ``imp ≥ threshold`` (seed 002 §3.2.3). A fact of unknown importance passes the threshold
-    (never dropped on a guess) but is ranked after every known one."""
+    ``imp ≥ threshold`` (Jafari et al. 2026, §3.2.3). A fact of unknown importance passes the
+    threshold (never dropped on a guess) but is ranked after every known one."""
     if k is not None and k <= 0:
         raise ValueError("k must be positive")
     order = sorted(range(len(importances)),

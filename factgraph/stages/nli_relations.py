@@ -1,4 +1,4 @@
-"""NLI relations between atoms (seed 001 §3.1), with the cost levers of DESIGN.md.
+"""NLI relations between atoms (Dejl et al. 2025, §3.1), with the cost levers of DESIGN.md.
 
 Exhaustively the NLI method judges ``2·|R|·|C| + |C|·(|C|−1)`` ordered pairs: response→context,
 context→response and context→context — never response→response (two response atoms entailing

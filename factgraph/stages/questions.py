@@ -1,4 +1,4 @@
-"""Question mining and refinement for the Q&A method (seed 001 §3.2).
+"""Question mining and refinement for the Q&A method (Dejl et al. 2025, §3.2).
 
 Mining asks, per text, for questions whose answers are that text's facts. Refinement sends the
 query and every mined question in one call to merge duplicates, make them self-contained and

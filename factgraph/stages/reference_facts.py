@@ -1,4 +1,4 @@
-"""Reference fact set F(q) from evidence passages (seed 002 §3.2.2).
+"""Reference fact set F(q) from evidence passages (Jafari et al. 2026, §3.2.2).
 
 Facts are extracted per passage (``atomize`` with the ``facts`` prompt, stage ``facts``), merged,
 and de-duplicated in two steps:

@@ -1,4 +1,4 @@
-"""Relevance: a 1-5 rating of how much a statement helps answer the query (seed 001 §3.1,
+"""Relevance: a 1-5 rating of how much a statement helps answer the query (Dejl et al. 2025, §3.1,
 "relevance filtering"; also used for question refinement, §3.2).
 
 When the engine returns top log-probabilities for the first generated token, the rating is the

@@ -1,4 +1,4 @@
-"""Revise: make atoms self-contained and atomic (seed 001 §3.1, "atom revision").
+"""Revise: make atoms self-contained and atomic (Dejl et al. 2025, §3.1, "atom revision").
 
 One call per text with its atoms and the source text: vague references are resolved and
 conjunctions split. A text whose revision fails keeps its unrevised atoms (the failure is

@@ -1,4 +1,4 @@
-"""Optional query-focused summarisation of long background texts (seed 001 §4, used for the
+"""Optional query-focused summarisation of long background texts (Dejl et al. 2025, §4, used for the
 long contexts of ConflictBank). Texts at or under ``min_chars`` pass through unchanged; an
 empty or failed summary keeps the original text (recorded)."""
 

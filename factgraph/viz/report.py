@@ -1,8 +1,8 @@
 """An HTML report over many Evaluations: tables per evaluation and per model, and plots.
 
-Plots (inline SVG, drawn only when the scores exist): ICAT_β over β per model (seed 000
-Fig. 3), factual precision vs recall per model (seed 002), coverage by aspect (ICAT), and the
-distribution of comprehensiveness per model (seed 001).
+Plots (inline SVG, drawn only when the scores exist): ICAT_β over β per model (Samarinas et al.
+2025, Fig. 3), factual precision vs recall per model (Jafari et al. 2026), coverage by aspect
+(ICAT), and the distribution of comprehensiveness per model (Dejl et al. 2025).
 """
 
 from __future__ import annotations

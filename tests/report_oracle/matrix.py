@@ -7,9 +7,9 @@ Original docstring: The coverage matrix of one query: its context facts against 
 Rows are the query's context components, merged across responses by the database's own rule
 (``factgraph.store.records``): a context statement is the same fact in every response when it
 has the same query, source document and text (``context_statement_id``), and statements that
-are equivalent (one strongly connected component, seed 001 §3.1) in any response's graph share
-one row (union of the components over all responses). Columns are the responses, grouped by
-model. A cell says what that response's graph makes of the row's statements:
+are equivalent (one strongly connected component, Dejl et al. 2025, §3.1) in any response's
+graph share one row (union of the components over all responses). Columns are the responses,
+grouped by model. A cell says what that response's graph makes of the row's statements:
 
 * ``covered``   some member is in a covered component (a response statement entails it);
 * ``basis``     none is covered and some member is in the uncovered basis (add this fact);
