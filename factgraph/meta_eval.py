@@ -3,9 +3,9 @@
 Reads end-to-end judgement rows such as ``ibm_e2e_judgements.jsonl.gz`` (one row per judge,
 question and answer: covered / uncovered statements), turns each into a comprehensiveness
 score, maps the score to a label and compares it with the adjusted human label
-(seed 001 App. B). Aggregates per judge: matches, LMR (strict and moderate), BCa 95% CI, and
-what a constant judge cannot fake (issue 16): Cohen's κ, balanced accuracy (both with BCa 95%
-CIs), macro-F1, the majority-class baseline of the same items and the confusion matrix.
+(Dejl et al. 2025, App. B). Aggregates per judge: matches, LMR (strict and moderate), BCa 95%
+CI, and what a constant judge cannot fake (issue 16): Cohen's κ, balanced accuracy (both with
+BCa 95% CIs), macro-F1, the majority-class baseline of the same items and the confusion matrix.
 
 A **judge card** (:class:`JudgeCard`) is the small JSON summary of one judge's agreement —
 method, model, options, split, n, LMR, κ and balanced accuracy with CIs, date — written by
@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.evaluation.pairwise_report import PAIRWISE_CARD_KIND, PairwiseCard
 from factgraph.graph import comprehensiveness_score
 from factgraph.io import read_jsonl
 from factgraph.metrics.agreement import Agreement, agreement
@@ -151,7 +152,7 @@ class JudgeCard(BaseModel):
     method: str
     model: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    dataset: str = "WikiContradict (human-labelled answers, seed 001 App. B labels)"
+    dataset: str = "WikiContradict (human-labelled answers, labels of Dejl et al. 2025, App. B)"
     split: str = Field(description="dev, test or all (factgraph/_data/wikicontradict_split.json)")
     n: int
     undefined: int = 0
@@ -199,8 +200,9 @@ def write_judge_card(card: JudgeCard, path: str | os.PathLike[str]) -> None:
                                      ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard:
-    """A judge card file; a bad file raises InputError naming the file and field."""
+def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard | PairwiseCard:
+    """A judge card file — a WikiContradict card, or a pairwise (long-form) card written by
+    ``meta-eval pairwise``; a bad file raises InputError naming the file and field."""
     from pydantic import ValidationError
 
     from factgraph.io import InputError
@@ -212,20 +214,25 @@ def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard:
     except json.JSONDecodeError as e:
         raise InputError(path, f"not JSON: {e.msg}", line=e.lineno) from None
     try:
-        return JudgeCard.model_validate(data)
+        return _card_model(data).model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
         loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
         raise InputError(path, f"{loc}: {err['msg']}") from None
 
 
-def card_of(evaluation: Any) -> JudgeCard | None:
+def _card_model(data: Any) -> type[JudgeCard] | type[PairwiseCard]:
+    pairwise = isinstance(data, dict) and data.get("kind") == PAIRWISE_CARD_KIND
+    return PairwiseCard if pairwise else JudgeCard
+
+
+def card_of(evaluation: Any) -> JudgeCard | PairwiseCard | None:
     """The judge card an Evaluation carries in ``metadata["judge_card"]`` (None if none)."""
     data = getattr(evaluation, "metadata", {}).get("judge_card")
     if not isinstance(data, dict):
         return None
     try:
-        return JudgeCard.model_validate(data)
+        return _card_model(data).model_validate(data)
     except ValueError:
         return None
 
@@ -234,7 +241,7 @@ class CardedEvaluator:
     """Wraps an evaluator so that every Evaluation it returns carries the judge card
     (``metadata["judge_card"]``); everything else is the wrapped evaluator's."""
 
-    def __init__(self, evaluator: Any, card: JudgeCard) -> None:
+    def __init__(self, evaluator: Any, card: JudgeCard | PairwiseCard) -> None:
         self._evaluator = evaluator
         self._card = card.model_dump(mode="json")
 

@@ -250,3 +250,19 @@ def test_a_configs_method_is_not_overridden_by_the_api_default() -> None:
     assert ev.method == "e2e"
     assert ev.parsed_options.coverage_judge == "sentences"
     assert factgraph.evaluator(backends=_backends()).method == "nli"  # the API's own default
+
+
+def test_a_pairwise_card_is_read_and_carried_like_any_judge_card() -> None:
+    from factgraph.evaluation.pairwise_report import PairwiseCard
+    from factgraph.meta_eval import CardedEvaluator, card_of, read_judge_card
+
+    card = read_judge_card(REPO / "docs" / "judge_cards" / "long-form"
+                           / "e2e-sentences-model-free.json")
+    assert isinstance(card, PairwiseCard)
+    line = card.one_line()
+    assert "e2e-sentences-model-free" in line and "lexical baseline 63.3 / 59.4" in line
+    carded = CardedEvaluator(lambda inp: run_e2e(inp, ModelSession(
+        embeddings=AxisEmbeddings()), ComprehensivenessOptions(coverage_judge="sentences")),
+        card)
+    again = card_of(carded(_input()))
+    assert isinstance(again, PairwiseCard) and again.one_line() == line

@@ -131,13 +131,16 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
                           judge=judge, rows=rows, cost=cost)
 
 
+PAIRWISE_CARD_KIND = "factgraph pairwise judge card"
+
+
 class PairwiseCard(BaseModel):
     """A judge card for long-form answers: the judge's agreement with pairwise human
     preferences beside the reference points of the same instances, and its cost."""
 
     model_config = ConfigDict(extra="ignore")
 
-    kind: str = Field("factgraph pairwise judge card")
+    kind: str = Field(PAIRWISE_CARD_KIND)
     judge: str
     method: str
     model: str | None = None
