@@ -151,14 +151,55 @@ def is_jsonl(path: str | os.PathLike[str]) -> bool:
     return name.endswith(".jsonl") or name.endswith(".jsonl.gz")
 
 
+BARE_GRAPH_METHOD = "graph"
+
+
+def is_bare_graph(obj: Any) -> bool:
+    """Whether a parsed JSON object is a bare FactGraph (statements, no Evaluation around it)."""
+    return isinstance(obj, dict) and "statements" in obj and "method" not in obj \
+        and "graph" not in obj
+
+
+def file_stem(path: str | os.PathLike[str]) -> str:
+    """A file's name without its ``.json`` / ``.jsonl`` / ``.gz`` suffixes."""
+    name = Path(path).name
+    for suffix in (".gz", ".jsonl", ".json"):
+        name = name.removesuffix(suffix)
+    return name or "graph"
+
+
+def graph_evaluation(graph: FactGraph, evaluation_id: str,
+                     path: str | os.PathLike[str] | None = None) -> Evaluation:
+    """A bare fact graph as an Evaluation: method ``"graph"`` (no method ran), the graph's
+    query, and its comprehensiveness S computed by the graph engine (``None`` when the graph
+    has no context statement), so every reader of Evaluations also reads bare graphs."""
+    from factgraph.graph import SCORE_KEY, analyze
+
+    return Evaluation(id=evaluation_id, method=BARE_GRAPH_METHOD, query=graph.query,
+                      scores={SCORE_KEY: analyze(graph).score}, graph=graph,
+                      metadata={"bare_graph": str(path)} if path is not None else {})
+
+
+def _evaluation(obj: Any, path: str | os.PathLike[str], line: int | None) -> Evaluation:
+    if is_bare_graph(obj):
+        graph = parse_model(FactGraph, obj, path, line)
+        stem = file_stem(path)
+        return graph_evaluation(graph, stem if line is None else f"{stem}-{line}", path)
+    return parse_model(Evaluation, obj, path, line)
+
+
 def iter_evaluations(path: str | os.PathLike[str]) -> Iterator[Evaluation]:
     """Evaluations of a ``.jsonl`` batch one at a time (memory bounded by the longest line, not
-    the file), or the one Evaluation of a ``.json`` file. Errors name the file and line."""
+    the file), or the one Evaluation of a ``.json`` file. Errors name the file and line.
+
+    A bare fact graph (a ``.json`` file, or a line of a ``.jsonl``) is read as an Evaluation
+    with its computed S (:func:`graph_evaluation`); its id is the file's name (``-LINE`` added
+    for a line of a ``.jsonl``)."""
     if is_jsonl(path):
-        for _, ev in read_jsonl(path, Evaluation):
-            yield ev
+        for lineno, obj in iter_jsonl(path):
+            yield _evaluation(obj, path, lineno)
     else:
-        yield parse_model(Evaluation, _read_json(path), path)
+        yield _evaluation(_read_json(path), path, None)
 
 
 def check_evaluations(path: str | os.PathLike[str]) -> int:

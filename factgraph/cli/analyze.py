@@ -8,9 +8,17 @@ import json
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.table import Table
 
-from factgraph.cli.output import make_console
+from factgraph.cli.files import ID_OPTION, load_one_table
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    output_option,
+    output_stream,
+    read_output,
+)
 from factgraph.graph import (
     Component,
     Contradiction,
@@ -19,12 +27,11 @@ from factgraph.graph import (
     analyze_table,
     contradictions,
 )
-from factgraph.io import load_graph_table
 
-OUTPUT = click.option(
-    "--output", "-o", "output", type=click.Choice(["table", "json"]), default="table",
-    show_default=True, help="Human table or machine-readable JSON.",
-)
+FORMATS = ("table", "json")
+FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")
+OUTPUT = output_option(FORMATS)
+BASIS_FORMATS = ("jsonl", "csv", "txt")
 MAX_ROWS = click.option(
     "--max-rows", type=click.IntRange(min=0), default=100, show_default=True,
     help="Most context components the terminal table shows (it says how many it left out); "
@@ -97,18 +104,30 @@ def _fmt_score(x: float | None) -> str:
 
 @click.command("analyze")
 @click.argument("graph_file", type=click.Path(dir_okay=False))
+@FORMAT
 @OUTPUT
+@ID_OPTION
 @MIN_P
 @MAX_ROWS
-def analyze_cmd(graph_file: str, output: str, min_probability: float | None,
+def analyze_cmd(graph_file: str, fmt: str | None, outputs: tuple[str, ...],
+                evaluation_id: str | None, min_probability: float | None,
                 max_rows: int) -> None:
-    """Comprehensiveness S, covered / uncovered context components and the uncovered basis."""
-    cov = analyze_table(load_graph_table(graph_file), min_probability=min_probability)
+    """Comprehensiveness S, covered / uncovered context components and the uncovered basis of
+    GRAPH_FILE (a graph or Evaluation JSON, or one evaluation of a results JSONL)."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    cov = analyze_table(load_one_table(graph_file, evaluation_id),
+                        min_probability=min_probability)
     summary = coverage_summary(cov)
-    if output == "json":
-        click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
-        return
-    console = make_console()
+    with output_stream(choice.file) as stream:
+        if choice.format == "json":
+            click.echo(json.dumps(summary, indent=2, ensure_ascii=False), file=stream)
+        else:
+            _print_table(summary, cov, max_rows, make_console(stream))
+
+
+def _print_table(summary: dict[str, Any], cov: Coverage, max_rows: int,
+                 console: Console) -> None:
+    """The terminal table of ``analyze`` (S, components, contradictions, basis)."""
     console.print(f"[bold]Query:[/bold] {_escape(summary['query'])}")
     console.print(
         f"[bold]Comprehensiveness S[/bold] = {_fmt_score(cov.score)}  "
@@ -149,43 +168,52 @@ def _escape(text: str) -> str:
 
 @click.command("basis")
 @click.argument("graph_file", type=click.Path(dir_okay=False))
-@click.option(
-    "--format", "fmt", type=click.Choice(["jsonl", "csv", "txt"]), default="jsonl",
-    show_default=True,
-)
+@format_option(BASIS_FORMATS, "jsonl", "jsonl: one JSON record per basis fact (component, "
+               "statement id, text, members, sources, relevance); csv: the same as columns; "
+               "txt: one fact's text per line.")
+@output_option()
+@ID_OPTION
 @MIN_P
-def basis_cmd(graph_file: str, fmt: str, min_probability: float | None) -> None:
+def basis_cmd(graph_file: str, fmt: str | None, outputs: tuple[str, ...],
+              evaluation_id: str | None, min_probability: float | None) -> None:
     """Export the uncovered basis: the fewest context facts that would complete the answer."""
-    cov = analyze_table(load_graph_table(graph_file), min_probability=min_probability)
+    choice = read_output(outputs, fmt, (), "jsonl")
+    cov = analyze_table(load_one_table(graph_file, evaluation_id),
+                        min_probability=min_probability)
     records = [component_record(cov, c) for c in cov.basis()]
+    with output_stream(choice.file) as stream:
+        click.echo(basis_text(records, choice.format), file=stream, nl=False)
+
+
+def basis_text(records: list[dict[str, Any]], fmt: str) -> str:
+    """The basis records as ``jsonl``, ``csv`` or ``txt`` text (each line ends in a newline)."""
     if fmt == "jsonl":
-        for rec in records:
-            click.echo(json.dumps(rec, ensure_ascii=False))
-    elif fmt == "txt":
-        for rec in records:
-            click.echo(rec["text"].replace("\n", " "))
-    else:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["component", "statement_id", "text", "members", "source_ids", "relevance"])
-        for rec in records:
-            w.writerow([
-                rec["component"], rec["statement_id"], rec["text"], " ".join(rec["members"]),
-                " ".join(rec["source_ids"]), "" if rec["relevance"] is None else rec["relevance"],
-            ])
-        click.echo(buf.getvalue(), nl=False)
+        return "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in records)
+    if fmt == "txt":
+        return "".join(rec["text"].replace("\n", " ") + "\n" for rec in records)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["component", "statement_id", "text", "members", "source_ids", "relevance"])
+    for rec in records:
+        w.writerow([
+            rec["component"], rec["statement_id"], rec["text"], " ".join(rec["members"]),
+            " ".join(rec["source_ids"]), "" if rec["relevance"] is None else rec["relevance"],
+        ])
+    return buf.getvalue()
 
 
 @click.command("explain")
 @click.argument("graph_file", type=click.Path(dir_okay=False))
 @click.argument("statement_id")
+@FORMAT
 @OUTPUT
+@ID_OPTION
 @MIN_P
-def explain_cmd(
-    graph_file: str, statement_id: str, output: str, min_probability: float | None
-) -> None:
+def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tuple[str, ...],
+                evaluation_id: str | None, min_probability: float | None) -> None:
     """Why STATEMENT_ID counts as covered: the shortest entailment path from the response."""
-    graph = load_graph_table(graph_file)
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    graph = load_one_table(graph_file, evaluation_id)
     cov = analyze_table(graph, min_probability=min_probability)
     path = cov.explain(statement_id)
     comp = cov.component_of(statement_id)
@@ -194,18 +222,19 @@ def explain_cmd(
          "text": graph.statements[cov._position(sid)].text}
         for sid in (path or [])
     ]
-    if output == "json":
-        click.echo(json.dumps(
-            {"statement_id": statement_id, "component": comp.id, "status": comp.status,
-             "covered": path is not None, "path": steps},
-            indent=2, ensure_ascii=False,
-        ))
-        return
-    if path is None:
-        click.echo(f"{statement_id} is not covered: no response statement entails it "
-                   f"(component {comp.id}, {comp.status}{', in the basis' if comp.basis else ''}).")
-        return
-    click.echo(f"{statement_id} is covered ({len(path) - 1} entailment step(s)):")
-    for k, st in enumerate(steps):
-        arrow = "   " if k == 0 else "=> "
-        click.echo(f"  {arrow}[{st['statement_id']}] ({st['origin']}) {st['text']}")
+    if choice.format == "json":
+        text = json.dumps({"statement_id": statement_id, "component": comp.id,
+                           "status": comp.status, "covered": path is not None, "path": steps},
+                          indent=2, ensure_ascii=False)
+    elif path is None:
+        text = (f"{statement_id} is not covered: no response statement entails it "
+                f"(component {comp.id}, {comp.status}"
+                f"{', in the basis' if comp.basis else ''}).")
+    else:
+        lines = [f"{statement_id} is covered ({len(path) - 1} entailment step(s)):"]
+        for k, st in enumerate(steps):
+            arrow = "   " if k == 0 else "=> "
+            lines.append(f"  {arrow}[{st['statement_id']}] ({st['origin']}) {st['text']}")
+        text = "\n".join(lines)
+    with output_stream(choice.file) as stream:
+        click.echo(text, file=stream)

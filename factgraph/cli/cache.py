@@ -7,6 +7,9 @@ import json
 import click
 
 from factgraph.backends.cache import CallCache
+from factgraph.cli.output import format_option, output_option, output_stream, read_output
+
+FORMATS = ("table", "json")
 
 PATH = click.option(
     "--path", default=None, type=click.Path(dir_okay=False),
@@ -21,19 +24,22 @@ def cache_group() -> None:
 
 @cache_group.command("stats")
 @PATH
-@click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table")
-def stats_cmd(path: str | None, output: str) -> None:
+@format_option(FORMATS, "table", "Human lines or machine-readable JSON.")
+@output_option(FORMATS)
+def stats_cmd(path: str | None, fmt: str | None, outputs: tuple[str, ...]) -> None:
     """Calls stored, cache hits served, size, calls per engine:model."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
     cache = CallCache(path)
     stats = cache.stats()
     cache.close()
-    if output == "json":
-        click.echo(stats.model_dump_json(indent=2))
-        return
-    click.echo(f"{stats.path}: {stats.calls} calls, {stats.hits} hits served, "
-               f"{stats.bytes / 1e6:.1f} MB")
-    for model, n in stats.by_model.items():
-        click.echo(f"  {model}: {n}")
+    if choice.format == "json":
+        text = stats.model_dump_json(indent=2)
+    else:
+        text = "\n".join([f"{stats.path}: {stats.calls} calls, {stats.hits} hits served, "
+                          f"{stats.bytes / 1e6:.1f} MB",
+                          *(f"  {model}: {n}" for model, n in stats.by_model.items())])
+    with output_stream(choice.file) as stream:
+        click.echo(text, file=stream)
 
 
 @cache_group.command("clear")

@@ -11,10 +11,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    output_option,
+    output_stream,
+    read_output,
+)
 from factgraph.retrieval.chunking import DEFAULT_OVERLAP, DEFAULT_SIZE
 from factgraph.retrieval.corpus import load_corpus
 from factgraph.retrieval.index_store import IndexManifest, list_indexes, open_index
@@ -30,13 +37,22 @@ def _row(folder: Path, m: IndexManifest, **extra: Any) -> dict[str, Any]:
     return {"folder": str(folder), **m.model_dump(), **extra}
 
 
-def _echo(rows: list[dict[str, Any]], output: str) -> None:
+FORMATS = ("table", "json")
+FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")
+OUTPUT = output_option(FORMATS)
+
+
+def _echo(rows: list[dict[str, Any]], outputs: tuple[str, ...], fmt: str | None) -> None:
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    with output_stream(choice.file) as stream:
+        _write_rows(rows, choice.format, stream)
+
+
+def _write_rows(rows: list[dict[str, Any]], output: str, stream: IO[str] | None) -> None:
     if output == "json":
-        click.echo(json.dumps(rows if len(rows) != 1 else rows[0], indent=2))
+        click.echo(json.dumps(rows if len(rows) != 1 else rows[0], indent=2), file=stream)
         return
     from rich.table import Table
-
-    from factgraph.cli.output import make_console
 
     table = Table("folder", "retriever", "model", "documents", "passages", "chunk",
                   "build s", *(["reused"] if "reused" in (rows[0] if rows else {}) else []))
@@ -45,7 +61,7 @@ def _echo(rows: list[dict[str, Any]], output: str) -> None:
                       str(r["n_passages"]), f"{r['chunk_size']}/{r['chunk_overlap']}",
                       f"{r['build_seconds']:.2f}",
                       *([str(r["reused"]).lower()] if "reused" in r else []))
-    make_console().print(table)
+    make_console(stream).print(table)
 
 
 @click.group("index")
@@ -65,9 +81,11 @@ def index_group() -> None:
 @click.option("--chunk-size", default=DEFAULT_SIZE, show_default=True, type=click.IntRange(1))
 @click.option("--chunk-overlap", default=DEFAULT_OVERLAP, show_default=True,
               type=click.IntRange(0))
-@click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table")
+@FORMAT
+@OUTPUT
 def build_cmd(corpus: str, index_dir: str | None, retriever: str, embedding_model: str,
-              chunk_size: int, chunk_overlap: int, output: str) -> None:
+              chunk_size: int, chunk_overlap: int, fmt: str | None,
+              outputs: tuple[str, ...]) -> None:
     """Index CORPUS (a JSONL of {id, text, title?}, a .txt file or a folder of .txt files)."""
     if chunk_overlap >= chunk_size:
         raise click.BadParameter("must be smaller than --chunk-size", param_hint="--chunk-overlap")
@@ -80,15 +98,16 @@ def build_cmd(corpus: str, index_dir: str | None, retriever: str, embedding_mode
     index = open_index(docs, index_dir or default_index_dir(), retriever,  # type: ignore[arg-type]
                        embeddings, chunk_size, chunk_overlap)
     assert index.folder is not None
-    _echo([_row(index.folder, index.manifest, reused=index.reused)], output)
+    _echo([_row(index.folder, index.manifest, reused=index.reused)], outputs, fmt)
 
 
 @index_group.command("info")
 @click.argument("index_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table")
-def info_cmd(index_dir: str, output: str) -> None:
+@FORMAT
+@OUTPUT
+def info_cmd(index_dir: str, fmt: str | None, outputs: tuple[str, ...]) -> None:
     """The indexes in INDEX_DIR (an index folder, or a folder of them)."""
     rows = [_row(folder, m) for folder, m in list_indexes(index_dir)]
     if not rows:
         raise click.ClickException(f"{index_dir}: no factgraph index here")
-    _echo(rows, output)
+    _echo(rows, outputs, fmt)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import zlib
 from typing import Any
 
 import click
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from factgraph.cli.main import UserError
+from factgraph.cli.output import format_option, output_option, output_stream, read_output
 from factgraph.inputs import EvaluationInput
-from factgraph.io import InputError, _read_bytes, _read_json, is_jsonl, iter_jsonl, parse_model
+from factgraph.io import InputError, _read_bytes, _read_json, is_jsonl, iter_jsonl
 from factgraph.models import Evaluation, FactGraph
 
 KINDS: dict[str, type[BaseModel]] = {
@@ -19,6 +21,44 @@ KINDS: dict[str, type[BaseModel]] = {
     "results": Evaluation,
     "graph": FactGraph,
 }
+
+
+FORMATS = ("table", "json")
+
+
+def validation_messages(err: ValidationError) -> list[str]:
+    """Every error of a pydantic ValidationError as ``field.path: message``, one per entry.
+
+    A key the format does not know is named as such, with the missing key it most likely
+    misspells (``statements.0.txt: unknown key (did you mean 'text'?)``)."""
+    errors = err.errors()
+    missing: dict[tuple[Any, ...], list[str]] = {}
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        if e.get("type") == "missing" and loc:
+            missing.setdefault(loc[:-1], []).append(str(loc[-1]))
+    out = []
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        where = ".".join(str(p) for p in loc)
+        if e.get("type") == "extra_forbidden" and loc:
+            close = difflib.get_close_matches(str(loc[-1]), missing.get(loc[:-1], []), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            out.append(f"{where}: unknown key{hint}")
+            continue
+        msg = str(e.get("msg", "invalid")).replace("\n", " ").removeprefix("Value error, ")
+        out.append(f"{where}: {msg}" if where else msg)
+    return out
+
+
+def check_object(model: type[BaseModel], obj: Any, file: str,
+                 line: int | None = None) -> tuple[BaseModel | None, list[str]]:
+    """Validate one object: the model, or None and every error, each prefixed with the file
+    (and line) as :class:`factgraph.io.InputError` words it."""
+    try:
+        return model.model_validate(obj), []
+    except ValidationError as e:
+        return None, [str(InputError(file, m, line=line)) for m in validation_messages(e)]
 
 
 def guess_kind(obj: Any) -> str:
@@ -50,10 +90,17 @@ def _fast_graph_kind(file: str) -> str | None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--kind", type=click.Choice(["auto", *sorted(KINDS)]), default="auto",
               show_default=True, help="File format; auto guesses from the first object.")
-@click.option("--max-errors", type=int, default=20, show_default=True)
-@click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table")
-def validate_cmd(file: str, kind: str, max_errors: int, output: str) -> None:
-    """Check FILE (inputs JSONL, results JSONL, or a graph / evaluation JSON). Exit 2 if bad."""
+@click.option("--max-errors", type=int, default=20, show_default=True,
+              help="Stop after this many errors.")
+@format_option(FORMATS, "table", "table: the errors, one a line; json: one report object.")
+@output_option(FORMATS)
+def validate_cmd(file: str, kind: str, max_errors: int, fmt: str | None,
+                 outputs: tuple[str, ...]) -> None:
+    """Check FILE (inputs JSONL, results JSONL, or a graph / evaluation JSON). Exit 2 if bad.
+
+    Every error of an object is listed (a misspelt key as an unknown key beside the field it
+    leaves missing)."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
     errors: list[str] = []
     count = 0
     ids: dict[str, int] = {}
@@ -65,11 +112,9 @@ def validate_cmd(file: str, kind: str, max_errors: int, output: str) -> None:
             for lineno, obj in iter_jsonl(file):
                 k = guess_kind(obj) if kind == "auto" else kind
                 kind = k
-                try:
-                    item = parse_model(KINDS[k], obj, file, lineno)
-                except InputError as e:
-                    errors.append(str(e))
-                else:
+                item, found = check_object(KINDS[k], obj, file, lineno)
+                errors += found
+                if item is not None:
                     count += 1
                     item_id = getattr(item, "id", None)
                     if isinstance(item_id, str):
@@ -84,18 +129,29 @@ def validate_cmd(file: str, kind: str, max_errors: int, output: str) -> None:
     else:
         obj = _read_json(file)
         kind = guess_kind(obj) if kind == "auto" else kind
-        try:
-            parse_model(KINDS[kind], obj, file)
-            count = 1
-        except InputError as e:
-            errors.append(str(e))
-    if output == "json":
-        click.echo(json.dumps({"file": file, "kind": kind, "valid": count, "errors": errors},
-                              indent=2, ensure_ascii=False))
-    else:
-        for message in errors:
-            click.echo(message, err=True)
-        if not errors:
-            click.echo(f"{file}: OK ({count} {kind} object{'s' if count != 1 else ''})")
+        item, errors = check_object(KINDS[kind], obj, file)
+        count = 0 if item is None else 1
+    errors = errors[:max_errors]
+    with output_stream(choice.file) as stream:
+        if choice.format == "json":
+            click.echo(json.dumps({"file": file, "kind": kind, "valid": count,
+                                   "errors": errors}, indent=2, ensure_ascii=False),
+                       file=stream)
+        elif choice.file is not None:
+            for message in errors:
+                click.echo(message, file=stream)
+            click.echo(_summary_line(file, kind, count, errors), file=stream)
+        else:
+            for message in errors:
+                click.echo(message, err=True)
+            if not errors:
+                click.echo(_summary_line(file, kind, count, errors))
     if errors:
         raise UserError(f"{file}: {len(errors)} error(s)")
+
+
+def _summary_line(file: str, kind: str, count: int, errors: list[str]) -> str:
+    """The last line of the table report."""
+    if errors:
+        return f"{file}: {len(errors)} error(s)"
+    return f"{file}: OK ({count} {kind} object{'s' if count != 1 else ''})"

@@ -8,26 +8,9 @@ from pathlib import Path
 
 import click
 
-from factgraph.cli.main import UserError
-from factgraph.io import _read_json, iter_evaluations, load_evaluations, parse_model
-from factgraph.models import Evaluation, FactGraph
-
-
-def _load_one(path: str, evaluation_id: str | None) -> Evaluation | FactGraph:
-    if path.endswith(".jsonl") or path.endswith(".jsonl.gz"):
-        evs = load_evaluations(path)
-        if evaluation_id is not None:
-            for ev in evs:
-                if ev.id == evaluation_id:
-                    return ev
-            raise UserError(f"{path}: no evaluation with id {evaluation_id!r}")
-        if len(evs) != 1:
-            raise UserError(f"{path} holds {len(evs)} evaluations: choose one with --id")
-        return evs[0]
-    data = _read_json(path)
-    if isinstance(data, dict) and "method" in data and "graph" in data:
-        return parse_model(Evaluation, data, path)
-    return parse_model(FactGraph, data, path)
+from factgraph.cli.files import ID_OPTION, load_one
+from factgraph.io import iter_evaluations
+from factgraph.models import Evaluation
 
 
 def _write(path: str, text: str) -> None:
@@ -38,9 +21,9 @@ def _write(path: str, text: str) -> None:
 
 @click.command("view")
 @click.argument("run", type=click.Path(dir_okay=False))
-@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False),
-              help="The HTML file to write.")
-@click.option("--id", "evaluation_id", default=None, help="Which evaluation of a results JSONL.")
+@click.option("-o", "--output", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              metavar="FILE", help="The HTML file to write.")
+@ID_OPTION
 @click.option("--cluster-threshold", type=int, default=500, show_default=True,
               help="Above this many statements, group equivalent statements and uncovered "
                    "statements per source.")
@@ -53,7 +36,7 @@ def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: i
     from factgraph.meta_eval import card_of, read_judge_card
     from factgraph.viz.view import render_view
 
-    obj = _load_one(run, evaluation_id)
+    obj = load_one(run, evaluation_id)
     card = read_judge_card(judge_card) if judge_card else card_of(obj)
     page = render_view(obj, cluster_threshold=cluster_threshold)
     _write(out, with_judge_card(page, card.one_line()) if card else page)
@@ -80,7 +63,8 @@ def _slug(text: str) -> str:
 
 @click.command("report")
 @click.argument("results", type=click.Path(dir_okay=False))
-@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "--out", "out", required=True, type=click.Path(dir_okay=False),
+              metavar="FILE", help="The HTML report to write (views go in a folder beside it).")
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write one graph view per evaluation, linked from the report.")
 @click.option("--title", default="factgraph report", show_default=True)
@@ -88,7 +72,8 @@ def _slug(text: str) -> str:
               help="A judge card (from factgraph meta-eval) to show beside the scores "
                    "(default: the one the evaluations carry, if any).")
 def report_cmd(results: str, out: str, views: bool, title: str, judge_card: str | None) -> None:
-    """Write an HTML report (tables, plots, basis lists) over RESULTS (an Evaluation JSONL)."""
+    """Write an HTML report (tables, plots, basis lists) over RESULTS: an Evaluation JSONL, an
+    Evaluation JSON, or bare fact graphs (read with their computed S)."""
     from factgraph.meta_eval import card_of, read_judge_card
     from factgraph.viz.report import ReportBuilder, write_report
     from factgraph.viz.view import render_view
