@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,13 +18,18 @@ import click
 from pydantic import ValidationError
 
 from factgraph.cli.main import UserError
-from factgraph.cli.output import make_console
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    read_output,
+)
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import InputError, describe_validation_error, read_jsonl
 from factgraph.models import Evaluation
 
 if TYPE_CHECKING:
     from factgraph.config import EvaluationConfig
+    from factgraph.testing import GateFailure
 
 log = logging.getLogger(__name__)
 
@@ -228,6 +234,37 @@ def summary_row(ev: Evaluation) -> dict[str, Any]:
                       if k.endswith(".calls") or k.endswith(".pairs")}}
 
 
+FORMATS = ("table", "json")
+FAIL_UNDER = click.option(
+    "--fail-under", type=float, default=None, metavar="S",
+    help="A gate for CI: exit 1 when a score is below S or undefined, listing the ids.")
+FAIL_SCORE = click.option(
+    "--fail-score", default=None, metavar="NAME",
+    help="The score --fail-under checks (default: the method's main score — "
+         "comprehensiveness; icat for icat-*; f1 for prf; recall for argue).")
+
+
+def check_gate(evaluations: Iterable[Evaluation], minimum: float, score: str | None
+               ) -> tuple[list[GateFailure], int]:
+    """The gate's failures over ``evaluations`` (read one at a time, none kept) and how many
+    were checked; a ``score`` that none of them carries is a UserError naming the scores
+    they do carry."""
+    from factgraph.graph import SCORE_KEY
+    from factgraph.testing import gate_failures
+
+    failures: list[GateFailure] = []
+    known: set[str] = set()
+    checked = 0
+    for ev in evaluations:
+        checked += 1
+        known.update(ev.scores)
+        failures += gate_failures([ev], minimum, score)
+    if score is not None and score != SCORE_KEY and checked and score not in known:
+        raise UserError(f"--fail-score {score}: no such score in these evaluations "
+                        f"(they have: {', '.join(sorted(known)) or 'none'})")
+    return failures, checked
+
+
 @click.command("evaluate")
 @click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
               help="An input as JSON ({id, query, response, documents}) instead of the flags "
@@ -238,21 +275,27 @@ def summary_row(ev: Evaluation) -> dict[str, Any]:
 @click.option("--context", "context_files", multiple=True,
               help="Background text file (repeat), or a JSONL of {id, text} documents.")
 @click.option("--id", "input_id", default="input", show_default=True, help="Id of the input.")
-@click.option("-o", "--out", "out_file", default=None, type=click.Path(dir_okay=False),
-              help="Write the Evaluation JSON here.")
-@click.option("--output", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="What to print on stdout.")
+@click.option("-o", "--output", "--out", "outputs", multiple=True, metavar="FILE",
+              help="Write the Evaluation JSON to FILE (--output table|json still works for a "
+                   "while; use --format).")
+@format_option(FORMATS, "table", "What to print on stdout: the scores, or a JSON summary.")
+@FAIL_UNDER
+@FAIL_SCORE
 @click.option("--judge-card", "judge_card", default=None, type=click.Path(dir_okay=False),
               help="A judge card (from factgraph meta-eval): shown beside the scores and "
                    "stored in the Evaluation.")
 @common_options
 def evaluate_cmd(input_file: str | None, query: str | None, response_file: str | None,
-                 context_files: tuple[str, ...], input_id: str, out_file: str | None,
-                 output: str, judge_card: str | None, **kw: Any) -> None:
+                 context_files: tuple[str, ...], input_id: str, outputs: tuple[str, ...],
+                 fmt: str | None, fail_under: float | None, fail_score: str | None,
+                 judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
     from factgraph.io import parse_model, write_json
     from factgraph.meta_eval import read_judge_card
+    from factgraph.testing import comprehensiveness_message, gate_record
 
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    out_file, output = choice.file, choice.format
     card = read_judge_card(judge_card) if judge_card else None
 
     if input_file:
@@ -271,12 +314,25 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
         ev.metadata["judge_card"] = card.model_dump(mode="json")
     if out_file:
         write_json(out_file, ev)
+    failures, checked = check_gate([ev], fail_under, fail_score) if fail_under is not None \
+        else ([], 0)
     if output == "json":
         row = summary_row(ev)
         if card is not None:
             row["judge_card"] = card.model_dump(mode="json")
+        if fail_under is not None:
+            row["gate"] = gate_record(failures, checked, fail_under)
         click.echo(json.dumps(row, ensure_ascii=False, indent=2))
-        return
+    else:
+        _print_scores(ev, card)
+    if failures:
+        raise click.ClickException(
+            f"--fail-under {fail_under:g}: " + comprehensiveness_message(ev, fail_under or 0.0,
+                                                                         fail_score))
+
+
+def _print_scores(ev: Evaluation, card: Any) -> None:
+    """The table form of ``evaluate``'s stdout."""
     console = make_console()
     console.print(f"[bold]{ev.method}[/bold] {ev.id}")
     for name, value in ev.scores.items():
@@ -293,13 +349,15 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
 
 @click.command("batch")
 @click.argument("input_file", type=click.Path(dir_okay=False))
-@click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False),
-              help="Results JSONL: one Evaluation per line, appended as each input finishes.")
+@click.option("-o", "--output", "--out", "outputs", multiple=True, metavar="FILE",
+              help="Results JSONL: one Evaluation per line, appended as each input finishes "
+                   "(required; --output table|json still works for a while; use --format).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run: skip finished ids.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when stderr is a terminal).")
-@click.option("--output", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option(FORMATS, "table", "What to print on stdout: one summary line, or JSON.")
+@FAIL_UNDER
+@FAIL_SCORE
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="Who evaluates: this process, or Ray actors "
               "(pip install 'factgraph[ray]'; docs/distributed.md).")
@@ -315,14 +373,19 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
               help="A judge card (from factgraph meta-eval): stored in every Evaluation and "
                    "shown with the summary.")
 @common_options
-def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | None,
-              output: str, executor: str, ray_address: str | None, workers: int | None,
+def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress: bool | None,
+              fmt: str | None, fail_under: float | None, fail_score: str | None,
+              executor: str, ray_address: str | None, workers: int | None,
               gpus_per_worker: float | None, cpus_per_worker: float | None,
               judge_card: str | None, **kw: Any) -> None:
     """Evaluate every line of an inputs JSONL ({id, query, response, documents})."""
     from factgraph.batch import BatchRunner
     from factgraph.meta_eval import CardedEvaluator, read_judge_card
 
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    if choice.file is None:
+        raise click.UsageError("Missing option '-o' / '--output': the results JSONL to write.")
+    out_file, output = choice.file, choice.format
     card = read_judge_card(judge_card) if judge_card else None
 
     ray_flags = {"--ray-address": ray_address, "--workers": workers,
@@ -365,6 +428,15 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
                                 else ray_executor.context_reused)
     if card is not None:
         record["judge_card"] = card.model_dump(mode="json")
+    failures: list[GateFailure] = []
+    if fail_under is not None and not summary.stopped_by_signal:
+        from factgraph.io import iter_evaluations
+        from factgraph.testing import gate_record
+
+        wanted = {item_id for item_id, _ in items}
+        failures, checked = check_gate((ev for ev in iter_evaluations(out_file)
+                                        if ev.id in wanted), fail_under, fail_score)
+        record["gate"] = gate_record(failures, checked, fail_under)
     if output == "json":
         click.echo(json.dumps(record, indent=2))
     else:
@@ -377,5 +449,10 @@ def batch_cmd(input_file: str, out_file: str, resume: bool, progress: bool | Non
             make_console().print(card.one_line(), markup=False)
     if summary.stopped_by_signal:
         sys.exit(130)
+    if failures:
+        from factgraph.testing import gate_summary
+
+        raise click.ClickException(gate_summary(failures, record["gate"]["checked"],
+                                                fail_under or 0.0))
     if summary.failed:
         sys.exit(1)
