@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("factgraph.cli.analyze", "analyze_cmd"),
     "basis": ("factgraph.cli.analyze", "basis_cmd"),
     "explain": ("factgraph.cli.analyze", "explain_cmd"),
+    "export": ("factgraph.cli.export", "export_cmd"),
     "schema": ("factgraph.cli.schema", "schema_cmd"),
     "meta-eval": ("factgraph.cli.meta_eval", "meta_eval_group"),
     "validate": ("factgraph.cli.validate", "validate_cmd"),
