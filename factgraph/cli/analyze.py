@@ -35,7 +35,7 @@ BASIS_FORMATS = ("jsonl", "csv", "txt")
 MAX_ROWS = click.option(
     "--max-rows", type=click.IntRange(min=0), default=100, show_default=True,
     help="Most context components the terminal table shows (it says how many it left out); "
-         "--output json always lists them all.",
+         "--format json always lists them all.",
 )
 MIN_P = click.option(
     "--min-probability", type=float, default=None,
