@@ -170,7 +170,8 @@ def test_a_failing_input_is_recorded_and_the_batch_goes_on(
 
     url, script = fake_server
     script.faults = ["garbage"] * 2  # the first input's call fails twice = out of retries
-    evaluator = Evaluator("e2e", backends=Backends(text=backend(url, max_retries=1)))
+    evaluator = Evaluator("e2e", backends=Backends(text=backend(url, max_retries=1)),
+                          options={"coverage_judge": "list"})
     inputs = [(f"i{n}", EvaluationInput(id=f"i{n}", query="q", response="r",
                                         documents=[Document(id="d", text="t")]))
               for n in range(2)]
