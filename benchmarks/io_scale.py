@@ -2,7 +2,7 @@
 
 Part 1, one big fact-graph file (200,000 statements / 2,000,000 relations at ``--scale 1``, in
 ``benchmarks/graph_ops.py``'s document-style shape, written as ``FactGraph.model_dump_json``
-writes it): wall time and peak RSS of ``factgraph analyze BIG --output json`` against
+writes it): wall time and peak RSS of ``factgraph analyze BIG --format json`` against
 ``python -c "json.load(open(BIG))"`` and against the object path (``load_graph`` + pydantic
 objects + ``analyze``), plus the candidate decoders measured before choosing one.
 
@@ -211,8 +211,8 @@ def graph_part(cache: Path, scale: float, object_path: bool, decoders: bool) -> 
 
     row("python -c json.load(open(BIG)) (baseline)", base_wall, base_cpu, base_rss)
     fast_out = cache / "analyze_fast.json"
-    row("factgraph analyze BIG --output json", *run_measured(
-        [PY, "-m", "factgraph", "analyze", str(big), "--output", "json"], stdout_path=fast_out))
+    row("factgraph analyze BIG --format json", *run_measured(
+        [PY, "-m", "factgraph", "analyze", str(big), "--format", "json"], stdout_path=fast_out))
     same = "not run"
     if object_path:
         slow_out = cache / "analyze_objects.json"

@@ -192,7 +192,7 @@ def test_every_named_judge_validates_and_lists() -> None:
         assert cfg.method == judge.method
     with pytest.raises(ValueError, match="known:"):
         get_judge("nope")
-    res = invoke("judges", "--output", "json")
+    res = invoke("judges", "--format", "json")
     listed = json.loads(res.output)
     assert [r["name"] for r in listed] == list(JUDGES)
     defaults = {r["default_for"]: r["name"] for r in listed if r["default_for"]}

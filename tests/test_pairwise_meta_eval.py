@@ -154,7 +154,7 @@ def test_reference_points_on_the_dev_file(shared_data: Path) -> None:
     """The issue's numbers, to the second decimal: RAGChecker's recorded scores, the
     annotators, and the two model-free baselines (Pearson / Spearman x100)."""
     res = invoke("meta-eval", "pairwise", str(_dev(shared_data)), "--resamples", "0",
-                 "--output", "json")
+                 "--format", "json")
     rows = {r["scorer"]: r for r in json.loads(res.output)["rows"]}
     want = {"RAGChecker (recorded)": (55.02, 53.32), "annotator vs annotator": (74.31, 69.83),
             "content-word recall of the reference (no model)": (63.33, 59.44),
@@ -182,7 +182,7 @@ def test_shipped_results_rescore_to_their_cards(shared_data: Path, judge: str) -
     results = LONGFORM / f"{judge}-dev.jsonl.gz"
     card = json.loads((CARDS / f"{judge}.json").read_text(encoding="utf-8"))
     res = invoke("meta-eval", "pairwise", str(_dev(shared_data)), "--results", str(results),
-                 "--judge", judge, "--score-only", "--resamples", "0", "--output", "json")
+                 "--judge", judge, "--score-only", "--resamples", "0", "--format", "json")
     assert res.exit_code == 0, res.output
     got = json.loads(res.output)
     want = card["report"]

@@ -146,7 +146,7 @@ def _print_table(summary: dict[str, Any], cov: Coverage, max_rows: int,
     console.print(table)
     if len(rows) > max_rows:
         console.print(f"({len(rows) - max_rows} more context components not shown: "
-                      "--max-rows N shows more, --output json lists all)")
+                      "--max-rows N shows more, --format json lists all)")
     console.print(f"[bold]Contradicted response statements[/bold] ({summary['n_contradicted']}): "
                   "what the answer gets wrong")
     for rec in summary["contradicted"]:

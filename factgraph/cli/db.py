@@ -13,19 +13,30 @@ from rich import box
 from rich.table import Table
 
 from factgraph.cli.main import UserError
-from factgraph.cli.output import make_console
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    output_option,
+    output_stream,
+    read_output,
+)
 from factgraph.io import check_evaluations, iter_evaluations
 
 STORE = click.option("--store", "backend", type=click.Choice(["falkordb", "neo4j"]),
                      default=lambda: os.environ.get("FACTGRAPH_STORE", "falkordb"),
-                     show_default="falkordb (or FACTGRAPH_STORE)")
+                     show_default=False,
+                     help="Which database. [default: falkordb, or $FACTGRAPH_STORE]")
 URI = click.option("--uri", default=None,
                    help="Server address without credentials (else NEO4J_URI / FALKORDB_URL).")
 GRAPH = click.option("--graph", default="factgraph", show_default=True,
                      help="FalkorDB graph name.")
 DATABASE = click.option("--database", default=None, help="Neo4j database name.")
-OUTPUT = click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table",
-                      show_default=True)
+FORMATS = ("table", "json")
+
+
+def OUTPUT(f: Any) -> Any:  # a decorator, named like the options above
+    """``--format table|json`` and ``-o/--output FILE`` (``-o json`` still works)."""
+    return format_option(FORMATS, "table", "Table or JSON.")(output_option(FORMATS)(f))
 
 
 def _open(backend: str, uri: str | None, graph: str, database: str | None) -> Any:
@@ -64,20 +75,23 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
     return params
 
 
-def _emit(rows: list[dict[str, Any]], output: str, columns: list[str] | None = None) -> None:
+def _emit(rows: list[dict[str, Any]], outputs: tuple[str, ...], fmt: str | None,
+          columns: list[str] | None = None) -> None:
     from factgraph.store.queries import format_value
 
-    if output == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
-        return
-    cols = columns or (list(rows[0]) if rows else [])
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for c in cols:
-        table.add_column(c)
-    for r in rows:
-        table.add_row(*(format_value(r.get(c)) for c in cols))
-    make_console().print(table)
-    click.echo(f"{len(rows)} row(s)")
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    with output_stream(choice.file) as stream:
+        if choice.format == "json":
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str), file=stream)
+            return
+        cols = columns or (list(rows[0]) if rows else [])
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        for c in cols:
+            table.add_column(c)
+        for r in rows:
+            table.add_row(*(format_value(r.get(c)) for c in cols))
+        make_console(stream).print(table)
+        click.echo(f"{len(rows)} row(s)", file=stream)
 
 
 SERVER_NAMES = {"falkordb": "FalkorDB", "neo4j": "Neo4j"}
@@ -162,13 +176,13 @@ def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: 
 
 @db_group.command("queries")
 @OUTPUT
-def queries_cmd(output: str) -> None:
+def queries_cmd(outputs: tuple[str, ...], fmt: str | None) -> None:
     """List the named queries with their parameters and columns."""
     from factgraph.store.queries import named_queries
 
     rows = [{"name": q.name, "params": q.params, "optional": q.optional, "columns": q.columns,
              "description": q.description} for q in named_queries().values()]
-    _emit(rows, output, ["name", "params", "optional", "columns", "description"])
+    _emit(rows, outputs, fmt, ["name", "params", "optional", "columns", "description"])
 
 
 @db_group.command("query")
@@ -180,7 +194,7 @@ def queries_cmd(output: str) -> None:
 @DATABASE
 @OUTPUT
 def query_cmd(name: str, params: tuple[str, ...], backend: str, uri: str | None, graph: str,
-              database: str | None, output: str) -> None:
+              database: str | None, outputs: tuple[str, ...], fmt: str | None) -> None:
     """Run a named query from cypher/queries (read-only). An optional parameter left out is
     null (`coverage_leaderboard` without -p method=...: every method)."""
     from factgraph.store.queries import get_query, missing_params, query_values
@@ -198,7 +212,7 @@ def query_cmd(name: str, params: tuple[str, ...], backend: str, uri: str | None,
             _check_known_values(store, q.known, values)
     finally:
         _close_quietly(store)
-    _emit(rows, output, q.columns)
+    _emit(rows, outputs, fmt, q.columns)
 
 
 def _check_known_values(store: Any, known: dict[str, str], values: dict[str, Any]) -> None:
@@ -224,14 +238,15 @@ def _check_known_values(store: Any, known: dict[str, str], values: dict[str, Any
 @DATABASE
 @OUTPUT
 def cypher_cmd(statement: str, params: tuple[str, ...], write: bool, backend: str,
-               uri: str | None, graph: str, database: str | None, output: str) -> None:
+               uri: str | None, graph: str, database: str | None,
+               outputs: tuple[str, ...], fmt: str | None) -> None:
     """Run one Cypher STATEMENT (read-only unless --write). Pass values with -p, not inline."""
     store = _open(backend, uri, graph, database)
     try:
         rows = _run(store, statement, _parse_params(params), write=write)
     finally:
         _close_quietly(store)
-    _emit(rows, output)
+    _emit(rows, outputs, fmt)
 
 
 # The local server's commands (serve, stop) live in their own module.

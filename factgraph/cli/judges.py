@@ -10,7 +10,13 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from factgraph.cli.output import make_console
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    output_option,
+    output_stream,
+    read_output,
+)
 
 # docs/judge_cards/ of a source checkout (cards are documentation, not package data)
 CARDS = Path(__file__).resolve().parents[2] / "docs" / "judge_cards"
@@ -46,11 +52,11 @@ def _agreement(card: dict[str, Any]) -> str:
 
 
 @click.command("judges")
-@click.option("--output", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option(("table", "json"), "table", "Table or JSON.")
+@output_option(("table", "json"))
 @click.option("--cards", "cards_dir", default=None, type=click.Path(file_okay=False),
               help="Folder of judge cards (default: docs/judge_cards of this checkout).")
-def judges_cmd(output: str, cards_dir: str | None) -> None:
+def judges_cmd(fmt: str | None, outputs: tuple[str, ...], cards_dir: str | None) -> None:
     """List the named judges (`--judge NAME` in evaluate, batch and meta-eval): method,
     options, whether they need a text model, the kind of input they are the default for, and
     their cards' agreement with people and cost."""
@@ -63,8 +69,10 @@ def judges_cmd(output: str, cards_dir: str | None) -> None:
         cards = [c for c in (_headline(folder / name) for name in judge.cards) if c]
         rows.append({**judge.model_dump(mode="json"),
                      "default_for": defaults.get(judge.name), "measured": cards})
-    if output == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    choice = read_output(outputs, fmt, ("table", "json"), "table")
+    if choice.format == "json":
+        with output_stream(choice.file) as stream:
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False), file=stream)
         return
     table = Table(title="Named judges (--judge NAME; the e2e default, coverage_judge=auto, "
                         "takes the one marked for the input's kind)")
@@ -78,4 +86,5 @@ def judges_cmd(output: str, cards_dir: str | None) -> None:
         table.add_row(r["name"], r["default_for"] or "-", r["method"], escape(opts),
                       "yes" if r["needs_model"] else "no",
                       r["inputs"], _agreement(r["measured"][0]) if r["measured"] else "-")
-    make_console().print(table)
+    with output_stream(choice.file) as stream:
+        make_console(stream).print(table)

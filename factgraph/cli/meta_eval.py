@@ -13,7 +13,13 @@ from rich.table import Table
 
 from factgraph.cli.evaluate import common_options
 from factgraph.cli.main import UserError
-from factgraph.cli.output import make_console
+from factgraph.cli.output import (
+    format_option,
+    make_console,
+    output_option,
+    output_stream,
+    read_output,
+)
 from factgraph.meta_eval import summarize_judgements
 
 
@@ -24,6 +30,7 @@ def meta_eval_group() -> None:
 
 
 SPLITS = click.Choice(["all", "dev", "test"])
+FORMATS = ("table", "json")
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -36,8 +43,8 @@ def _ci(ci: tuple[float, float] | None, digits: int = 3) -> str:
 
 @meta_eval_group.command("judgements")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--output", "-o", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option(FORMATS, "table", "Table or JSON.")
+@output_option(FORMATS)
 @click.option("--resamples", type=int, default=10_000, show_default=True,
               help="Bootstrap resamples for the BCa intervals.")
 @click.option("--seed", type=int, default=42, show_default=True,
@@ -50,11 +57,14 @@ def _ci(ci: tuple[float, float] | None, digits: int = 3) -> str:
               help="Score only the dev or test rows of the shipped WikiContradict split.")
 @click.option("--judge-cards", "cards_dir", default=None, type=click.Path(file_okay=False),
               help="Write one judge card (JSON) per judge into this folder.")
-def judgements_cmd(file: str, output: str, resamples: int, seed: int, empty_score: str,
+def judgements_cmd(file: str, outputs: tuple[str, ...], fmt: str | None, resamples: int,
+                   seed: int, empty_score: str,
                    split: str, cards_dir: str | None) -> None:
     """Agreement with the human labels of recorded end-to-end judgements (e.g. the five large
     judges' WikiContradict runs): label match rate (strict, moderate), Cohen's kappa and
     balanced accuracy with BCa 95% CIs, macro-F1, the majority-class baseline, per judge."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    output = choice.format
     from factgraph.meta_eval import JudgeCard, load_judgement_rows, write_judge_card
     from factgraph.wikicontradict import load_split
 
@@ -76,24 +86,26 @@ def judgements_cmd(file: str, output: str, resamples: int, seed: int, empty_scor
                 lmr_moderate=s.lmr_moderate, note=f"replayed from {Path(file).name}")
             safe = "".join(c if c.isalnum() or c in "-._" else "_" for c in s.judge)
             write_judge_card(card, Path(cards_dir) / f"{safe}.json")
-    if output == "json":
-        click.echo(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2))
-        return
-    table = Table(title=f"Agreement with human labels of {len(rows)} judgements "
-                        f"(split {split}; strict mapping)")
-    for col in ("judge", "n", "LMR strict [95% CI]", "LMR moderate", "kappa [95% CI]",
-                "balanced acc. [95% CI]", "macro-F1", "majority baseline", "empty"):
-        table.add_column(col, justify="left" if col == "judge" else "right")
-    for s in summaries:
-        a = s.agreement
-        table.add_row(
-            s.judge, str(s.n), f"{_num(s.lmr_strict)} {_ci(s.lmr_strict_ci)}",
-            _num(s.lmr_moderate),
-            f"{_num(a.kappa)} {_ci(a.kappa_ci)}" if a else "-",
-            f"{_num(a.balanced_accuracy)} {_ci(a.balanced_accuracy_ci)}" if a else "-",
-            _num(a.macro_f1) if a else "-", _num(a.majority_baseline) if a else "-",
-            str(s.no_statements))
-    make_console().print(table)
+    with output_stream(choice.file) as stream:
+        if output == "json":
+            click.echo(file=stream, message=json.dumps(
+                [s.model_dump(mode="json") for s in summaries], indent=2))
+            return
+        table = Table(title=f"Agreement with human labels of {len(rows)} judgements "
+                            f"(split {split}; strict mapping)")
+        for col in ("judge", "n", "LMR strict [95% CI]", "LMR moderate", "kappa [95% CI]",
+                    "balanced acc. [95% CI]", "macro-F1", "majority baseline", "empty"):
+            table.add_column(col, justify="left" if col == "judge" else "right")
+        for s in summaries:
+            a = s.agreement
+            table.add_row(
+                s.judge, str(s.n), f"{_num(s.lmr_strict)} {_ci(s.lmr_strict_ci)}",
+                _num(s.lmr_moderate),
+                f"{_num(a.kappa)} {_ci(a.kappa_ci)}" if a else "-",
+                f"{_num(a.balanced_accuracy)} {_ci(a.balanced_accuracy_ci)}" if a else "-",
+                _num(a.macro_f1) if a else "-", _num(a.majority_baseline) if a else "-",
+                str(s.no_statements))
+        make_console(stream).print(table)
 
 
 DEFAULT_WIKICONTRADICT = "../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl"
@@ -136,16 +148,19 @@ def _wikicontradict_path(given: str | None) -> Path:
               help="Bootstrap resamples for the BCa intervals.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when stderr is a terminal).")
-@click.option("--output", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option(FORMATS, "table", "Table or JSON.")
+@output_option(FORMATS)
 @common_options
 def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_seed: int,
                        card_file: str | None, results_file: str, resume: bool, resamples: int,
-                       progress: bool | None, output: str, **kw: Any) -> None:
+                       progress: bool | None, outputs: tuple[str, ...], fmt: str | None,
+                       **kw: Any) -> None:
     """Run a comprehensiveness method on WikiContradict's human-labelled answers and report
     its agreement with the labels: label match rate (strict, moderate), Cohen's kappa and
     balanced accuracy with BCa 95% CIs, macro-F1, the majority-class baseline and the
     confusion matrix, with and without the rows whose two contexts are the same text."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    output = choice.format
     from factgraph.batch import BatchRunner, repair_and_read_ids
     from factgraph.cli.evaluate import build_evaluator
     from factgraph.io import iter_evaluations
@@ -207,34 +222,36 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
             lmr_strict_ci=result.lmr_strict_ci, lmr_moderate=result.lmr_moderate,
             note=None if sample is None else f"sample {sample} (sample seed {sample_seed})"),
             card_file)
-    if output == "json":
-        click.echo(json.dumps(result.model_dump(mode="json"), indent=2))
-        return
-    console = make_console()
-    table = Table(title=f"WikiContradict agreement, method {method}, split {split}, "
-                        f"n={result.n}")
-    for col in ("items", "n", "LMR strict [95% CI]", "LMR moderate", "kappa [95% CI]",
-                "balanced acc. [95% CI]", "macro-F1", "majority baseline"):
-        table.add_column(col, justify="left" if col == "items" else "right")
-    for name, r in (("all", result), ("distinct contexts", result.without_same_contexts)):
-        if r is None or r.agreement is None:
-            continue
-        a = r.agreement
-        table.add_row(name, str(r.n), f"{_num(r.lmr_strict)} {_ci(r.lmr_strict_ci)}",
-                      _num(r.lmr_moderate), f"{_num(a.kappa)} {_ci(a.kappa_ci)}",
-                      f"{_num(a.balanced_accuracy)} {_ci(a.balanced_accuracy_ci)}",
-                      _num(a.macro_f1), _num(a.majority_baseline))
-    console.print(table)
-    conf = Table(title="Confusion (rows: human label, columns: predicted, strict)")
-    predicted = ["Correct", "Partially correct", "Incorrect", "undefined"]
-    conf.add_column("human")
-    for p in predicted:
-        conf.add_column(p, justify="right")
-    for human, row in result.confusion.items():
-        conf.add_row(human, *(str(row.get(p, 0)) for p in predicted))
-    console.print(conf)
-    if result.undefined:
-        console.print(f"{result.undefined} items had an undefined score (counted as mismatches)")
+    with output_stream(choice.file) as stream:
+        if output == "json":
+            click.echo(file=stream, message=json.dumps(result.model_dump(mode="json"), indent=2))
+            return
+        console = make_console(stream)
+        table = Table(title=f"WikiContradict agreement, method {method}, split {split}, "
+                            f"n={result.n}")
+        for col in ("items", "n", "LMR strict [95% CI]", "LMR moderate", "kappa [95% CI]",
+                    "balanced acc. [95% CI]", "macro-F1", "majority baseline"):
+            table.add_column(col, justify="left" if col == "items" else "right")
+        for name, r in (("all", result), ("distinct contexts", result.without_same_contexts)):
+            if r is None or r.agreement is None:
+                continue
+            a = r.agreement
+            table.add_row(name, str(r.n), f"{_num(r.lmr_strict)} {_ci(r.lmr_strict_ci)}",
+                          _num(r.lmr_moderate), f"{_num(a.kappa)} {_ci(a.kappa_ci)}",
+                          f"{_num(a.balanced_accuracy)} {_ci(a.balanced_accuracy_ci)}",
+                          _num(a.macro_f1), _num(a.majority_baseline))
+        console.print(table)
+        conf = Table(title="Confusion (rows: human label, columns: predicted, strict)")
+        predicted = ["Correct", "Partially correct", "Incorrect", "undefined"]
+        conf.add_column("human")
+        for p in predicted:
+            conf.add_column(p, justify="right")
+        for human, row in result.confusion.items():
+            conf.add_row(human, *(str(row.get(p, 0)) for p in predicted))
+        console.print(conf)
+        if result.undefined:
+            console.print(f"{result.undefined} items had an undefined score (counted as "
+                          "mismatches)")
 
 
 DEFAULT_PAIRWISE = "../shared/data/ragchecker/meta_eval_dev.jsonl.gz"
@@ -278,12 +295,13 @@ def _pct_ci(ci: tuple[float, float] | None) -> str:
               help="Bootstrap resamples (of instances) for the BCa intervals.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when stderr is a terminal).")
-@click.option("--output", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@format_option(FORMATS, "table", "Table or JSON.")
+@output_option(FORMATS)
 @common_options
 def pairwise_cmd(file: str | None, label: str, background: str, results_file: str | None,
                  resume: bool, score_only: bool, sample: int | None, card_file: str | None,
-                 split: str, resamples: int, progress: bool | None, output: str,
+                 split: str, resamples: int, progress: bool | None,
+                 outputs: tuple[str, ...], fmt: str | None,
                  **kw: Any) -> None:
     """Agreement with pairwise human preferences between two long-form answers (RAGChecker's
     meta-evaluation format; `factgraph schema pairwise`): each answer is evaluated against the
@@ -292,6 +310,8 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     pairs the annotators did not tie, with BCa 95% intervals over instances — beside the
     lexical and length baselines, RAGChecker's recorded scores and the annotators' agreement
     with each other, on the same instances."""
+    choice = read_output(outputs, fmt, FORMATS, "table")
+    output = choice.format
     from factgraph.batch import BatchRunner, repair_and_read_ids
     from factgraph.cli.evaluate import build_config
     from factgraph.datasets.pairwise import load_pairwise
@@ -367,27 +387,28 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
             label=label, report=report,
             note=None if sample is None else f"first {sample} instances")
         write_pairwise_card(card, card_file)
-    if output == "json":
-        click.echo(json.dumps(report.model_dump(mode="json"), indent=2))
-        return
-    console = make_console()
-    title = (f"Agreement with the annotators' {label} preferences: {report.instances} of "
-             f"{report.of_instances} instances (Pearson, Spearman, Kendall's τ-b x100; BCa "
-             f"95% CI over instances)")
-    table = Table(title=title)
-    for col in ("scorer", "Pearson", "Spearman", "Kendall τ-b", "pairwise acc.", "rows",
-                "undefined"):
-        table.add_column(col, justify="left" if col == "scorer" else "right")
-    for r in report.rows:
-        table.add_row(r.scorer, _pct(r.pearson) + _pct_ci(r.pearson_ci),
-                      _pct(r.spearman) + _pct_ci(r.spearman_ci),
-                      _pct(r.kendall_tau_b) + _pct_ci(r.kendall_tau_b_ci),
-                      _num(r.pairwise_accuracy) + (f" {_ci(r.pairwise_accuracy_ci, 2)}"
-                                                   if r.pairwise_accuracy_ci else ""),
-                      str(r.rows), str(r.undefined))
-    console.print(table)
-    if report.cost is not None:
-        c = report.cost
-        console.print(f"cost per instance (two answers): {c.calls:.1f} model calls, "
-                      f"{c.generated_tokens:.1f} generated tokens, {c.model_seconds:.1f} model "
-                      "seconds")
+    with output_stream(choice.file) as stream:
+        if output == "json":
+            click.echo(file=stream, message=json.dumps(report.model_dump(mode="json"), indent=2))
+            return
+        console = make_console(stream)
+        title = (f"Agreement with the annotators' {label} preferences: {report.instances} of "
+                 f"{report.of_instances} instances (Pearson, Spearman, Kendall's τ-b x100; BCa "
+                 f"95% CI over instances)")
+        table = Table(title=title)
+        for col in ("scorer", "Pearson", "Spearman", "Kendall τ-b", "pairwise acc.", "rows",
+                    "undefined"):
+            table.add_column(col, justify="left" if col == "scorer" else "right")
+        for r in report.rows:
+            table.add_row(r.scorer, _pct(r.pearson) + _pct_ci(r.pearson_ci),
+                          _pct(r.spearman) + _pct_ci(r.spearman_ci),
+                          _pct(r.kendall_tau_b) + _pct_ci(r.kendall_tau_b_ci),
+                          _num(r.pairwise_accuracy) + (f" {_ci(r.pairwise_accuracy_ci, 2)}"
+                                                       if r.pairwise_accuracy_ci else ""),
+                          str(r.rows), str(r.undefined))
+        console.print(table)
+        if report.cost is not None:
+            c = report.cost
+            console.print(f"cost per instance (two answers): {c.calls:.1f} model calls, "
+                          f"{c.generated_tokens:.1f} generated tokens, {c.model_seconds:.1f} model "
+                          "seconds")
