@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,28 @@ def meta_eval_group() -> None:
 
 SPLITS = click.Choice(["all", "dev", "test"])
 FORMATS = ("table", "json")
+
+
+def run_options(resamples: int, unit: str) -> Callable[[Any], Any]:
+    """The options a meta-evaluation run shares: --resume, --resamples, --progress, --format,
+    -o/--output and the evaluation flags (common_options)."""
+    decorators = [
+        click.option("--resume", is_flag=True,
+                     help=f"Keep finished {unit} of --results; run the rest."),
+        click.option("--resamples", type=int, default=resamples, show_default=True,
+                     help="Bootstrap resamples for the BCa intervals."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar (default: when stderr is a terminal)."),
+        format_option(FORMATS, "table", "Table or JSON."),
+        output_option(FORMATS),
+        common_options,
+    ]
+
+    def apply(f: Any) -> Any:
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+    return apply
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -143,14 +166,7 @@ def _wikicontradict_path(given: str | None) -> Path:
               help="Write the judge card (method, model, options, split, n, agreement) here.")
 @click.option("--results", "results_file", required=True, type=click.Path(dir_okay=False),
               help="Evaluations JSONL, appended item by item (reused with --resume).")
-@click.option("--resume", is_flag=True, help="Keep finished items of --results; run the rest.")
-@click.option("--resamples", type=int, default=10_000, show_default=True,
-              help="Bootstrap resamples for the BCa intervals.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar (default: when stderr is a terminal).")
-@format_option(FORMATS, "table", "Table or JSON.")
-@output_option(FORMATS)
-@common_options
+@run_options(resamples=10_000, unit="items")
 def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_seed: int,
                        card_file: str | None, results_file: str, resume: bool, resamples: int,
                        progress: bool | None, outputs: tuple[str, ...], fmt: str | None,
@@ -282,7 +298,6 @@ def _pct_ci(ci: tuple[float, float] | None) -> str:
 @click.option("--results", "results_file", default=None, type=click.Path(dir_okay=False),
               help="Evaluations JSONL, appended answer by answer (reused with --resume). "
                    "Without --results, --judge and --method only the reference points print.")
-@click.option("--resume", is_flag=True, help="Keep finished answers of --results; run the rest.")
 @click.option("--score-only", is_flag=True,
               help="Run no model: score the answers --results already holds.")
 @click.option("--sample", type=int, default=None,
@@ -291,13 +306,7 @@ def _pct_ci(ci: tuple[float, float] | None) -> str:
               help="Write the pairwise judge card (every row, cost, options) here.")
 @click.option("--split", default="dev", show_default=True,
               help="Name of the file's part, recorded in the card.")
-@click.option("--resamples", type=int, default=2_000, show_default=True,
-              help="Bootstrap resamples (of instances) for the BCa intervals.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar (default: when stderr is a terminal).")
-@format_option(FORMATS, "table", "Table or JSON.")
-@output_option(FORMATS)
-@common_options
+@run_options(resamples=2_000, unit="answers")
 def pairwise_cmd(file: str | None, label: str, background: str, results_file: str | None,
                  resume: bool, score_only: bool, sample: int | None, card_file: str | None,
                  split: str, resamples: int, progress: bool | None,
