@@ -24,9 +24,16 @@ import json
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from factgraph.io import InputError, describe_validation_error
 
@@ -35,8 +42,6 @@ if TYPE_CHECKING:
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
 
-MethodName = Literal["nli", "qa", "e2e", "icat-m", "icat-s", "icat-a", "prf", "argue"]
-METHOD_NAMES: tuple[str, ...] = ("nli", "qa", "e2e", "icat-m", "icat-s", "icat-a", "prf", "argue")
 DEFAULT_MAX_TOKENS = 768
 
 
@@ -110,7 +115,7 @@ class EvaluationConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    method: MethodName = "e2e"
+    method: str = Field("e2e", description="A method registered in factgraph.methods.METHODS.")
     model: str | None = Field(None, description="Text model spec: vllm:PATH, "
                                                 "transformers:PATH[#FILE.gguf], openai:NAME[@URL].")
     nli_model: str | None = Field(None, description="NLI judge spec; default: the text model.")
@@ -125,6 +130,15 @@ class EvaluationConfig(BaseModel):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Method options (validated by the method).")
+
+    @field_validator("method")
+    @classmethod
+    def _known_method(cls, value: str) -> str:
+        from factgraph.methods import METHODS
+
+        if value not in METHODS:
+            raise ValueError(f"unknown method {value!r}; known: {', '.join(METHODS)}")
+        return value
 
     @model_validator(mode="after")
     def _options_fit_the_method(self) -> EvaluationConfig:

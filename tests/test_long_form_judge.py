@@ -266,3 +266,16 @@ def test_a_pairwise_card_is_read_and_carried_like_any_judge_card() -> None:
         card)
     again = card_of(carded(_input()))
     assert isinstance(again, PairwiseCard) and again.one_line() == line
+
+
+def test_method_names_come_from_the_registry_alone() -> None:
+    """The config's accepted names and the CLI's choices are the registry's (no second list)."""
+    from factgraph.cli.evaluate import METHOD_NAMES
+    from factgraph.config import ConfigError, EvaluationConfig
+    from factgraph.methods import METHODS
+
+    assert METHOD_NAMES == list(METHODS)
+    for name in METHODS:
+        assert EvaluationConfig.from_flat({"method": name}).method == name
+    with pytest.raises(ConfigError, match="known: nli, qa, e2e"):
+        EvaluationConfig.from_flat({"method": "exact-match"})

@@ -25,6 +25,7 @@ from factgraph.cli.output import (
 )
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import InputError, describe_validation_error, read_jsonl
+from factgraph.methods import METHODS
 from factgraph.models import Evaluation
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-METHOD_NAMES = ["nli", "qa", "e2e", "icat-m", "icat-s", "icat-a", "prf", "argue"]
+METHOD_NAMES = list(METHODS)  # the registry is the one list of method names
 
 # Method-option flags: (flag, option field, type, help).
 OPTION_FLAGS: list[tuple[str, str, Any, str]] = [
