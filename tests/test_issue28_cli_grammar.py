@@ -105,7 +105,10 @@ def test_basis_writes_a_file_and_documents_its_formats(tmp_path: Path) -> None:
 def test_every_command_documents_o_as_a_file() -> None:
     for command in (["analyze"], ["explain"], ["validate"], ["basis"], ["view"], ["report"],
                     ["evaluate"], ["batch"], ["export"], ["cache", "stats"],
-                    ["index", "build"], ["index", "info"]):
+                    ["index", "build"], ["index", "info"], ["judges"],
+                    ["meta-eval", "pairwise"], ["meta-eval", "wikicontradict"],
+                    ["meta-eval", "judgements"], ["db", "query"], ["db", "queries"],
+                    ["db", "cypher"]):
         help_text = " ".join(run(*command, "--help").output.split())
         assert "-o, --output" in help_text and "FILE" in help_text, command
         if command[0] not in ("view", "report", "basis", "export"):
@@ -202,3 +205,20 @@ def test_validate_lists_every_error_with_the_unknown_key(tmp_path: Path) -> None
                       f"{inputs}:1: documents.0.txt: unknown key (did you mean 'text'?)",
                       f"{inputs}:2: response: Field required",
                       f"{inputs}:2: respons: unknown key (did you mean 'response'?)"]
+
+
+def test_the_store_default_reads_plainly() -> None:
+    help_text = " ".join(run("db", "push", "--help").output.split())
+    assert "[default: falkordb, or $FACTGRAPH_STORE]" in help_text
+    assert "(falkordb (or" not in help_text
+
+
+def test_meta_eval_and_db_write_json_files_with_o(tmp_path: Path) -> None:
+    out = tmp_path / "j.json"
+    res = run("judges", "--format", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.read_text(encoding="utf-8"))[0]["name"]
+    res = run("db", "queries", "--format", "json", "-o", tmp_path / "q.json")
+    assert res.exit_code == 0, res.output
+    names = [q["name"] for q in json.loads((tmp_path / "q.json").read_text(encoding="utf-8"))]
+    assert "coverage_leaderboard" in names
