@@ -274,7 +274,7 @@ def test_method_names_come_from_the_registry_alone() -> None:
     from factgraph.config import ConfigError, EvaluationConfig
     from factgraph.methods import METHODS
 
-    assert METHOD_NAMES == list(METHODS)
+    assert list(METHODS) == METHOD_NAMES
     for name in METHODS:
         assert EvaluationConfig.from_flat({"method": name}).method == name
     with pytest.raises(ConfigError, match="known: nli, qa, e2e"):
