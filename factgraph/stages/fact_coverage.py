@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from factgraph.backends.base import Generation, GenerationParams
+from factgraph.backends.base import ChatMessage, Generation, GenerationParams
 from factgraph.models import ParseFailure
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.prompting import load_prompt
@@ -184,18 +184,27 @@ def coverage_probabilities(
         params = one_token_params(session, top_logprobs)
         if samples > 1:
             params = params.model_copy(update={"temperature": 1.0, "seed": k})
-        gens = session.generate(stage, chats, params)
-        session.count(f"{stage}.generated_tokens", len(gens))
-        runs.append([p_yes(g) for g in gens])
-        for n, (g, value) in enumerate(zip(gens, runs[-1], strict=True)):
-            if value is None:
-                session.failures.append(ParseFailure(
-                    stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
-                    attempts=1, trace_id=g.trace.id))
+        runs.append(_yes_probabilities(session, stage, chats, params))
     out: list[float | None] = []
     for values in zip(*runs, strict=True):
         usable = [v for v in values if v is not None]
         out.append(sum(usable) / len(usable) if usable else None)
+    return out
+
+
+def _yes_probabilities(session: ModelSession, stage: str,
+                       chats: Sequence[Sequence[ChatMessage]],
+                       params: GenerationParams) -> list[float | None]:
+    """One batch of yes/no/unknown questions: ``P(yes)`` per chat (``p_yes``), the generated
+    tokens counted, an unreadable answer recorded as a parse failure of ``fact N``."""
+    gens = session.generate(stage, chats, params)
+    session.count(f"{stage}.generated_tokens", len(gens))
+    out = [p_yes(g) for g in gens]
+    for n, (g, value) in enumerate(zip(gens, out, strict=True)):
+        if value is None:
+            session.failures.append(ParseFailure(
+                stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
+                attempts=1, trace_id=g.trace.id))
     return out
 
 
@@ -211,12 +220,4 @@ def evidence_probabilities(session: ModelSession, pairs: Sequence[tuple[str, str
     p = load_prompt("nli")
     chats = [p.messages(premise=clip_text(session, "response", ev), hypothesis=fact)
              for ev, fact in pairs]
-    gens = session.generate(stage, chats, one_token_params(session, top_logprobs))
-    session.count(f"{stage}.generated_tokens", len(gens))
-    out = [p_yes(g) for g in gens]
-    for n, (g, value) in enumerate(zip(gens, out, strict=True)):
-        if value is None:
-            session.failures.append(ParseFailure(
-                stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
-                attempts=1, trace_id=g.trace.id))
-    return out
+    return _yes_probabilities(session, stage, chats, one_token_params(session, top_logprobs))
