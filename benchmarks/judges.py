@@ -246,16 +246,12 @@ def extraction_recall(model: str, data: Path, items: list[LabelledInput], joint:
 
 
 def cost_per_answer(evaluations: list[Evaluation]) -> tuple[float, float, float]:
-    """(distinct model calls, generated tokens, model seconds) per answer."""
-    seen: dict[str, Any] = {}
-    for ev in evaluations:
-        for t in ev.traces:
-            seen.setdefault(t.id, t)
-    n = max(len(evaluations), 1)
-    tokens = sum(t.usage.get("completion_tokens", 0) for t in seen.values())
-    # a cached trace keeps the latency of the call that first produced it
-    seconds = sum(t.latency_s or 0.0 for t in seen.values())
-    return len(seen) / n, tokens / n, seconds / n
+    """(distinct model calls, generated tokens, model seconds) per answer
+    (``factgraph.evaluation.cost.cost_per_item``)."""
+    from factgraph.evaluation.cost import cost_per_item
+
+    cost = cost_per_item(evaluations, len(evaluations))
+    return cost.calls, cost.generated_tokens, cost.model_seconds
 
 
 def fmt(v: float | None, ci: tuple[float, float] | None = None) -> str:
