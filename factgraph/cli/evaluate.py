@@ -192,9 +192,13 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
 
 def build_evaluator(kw: dict[str, Any]) -> Any:
     """An Evaluator from the CLI keyword arguments (see build_config)."""
+    return evaluator_of(build_config(kw))
+
+
+def evaluator_of(config: EvaluationConfig) -> Any:
+    """The config's Evaluator, its models loaded; a bad spec or missing engine is one line."""
     from factgraph.backends.factory import BackendSpecError
 
-    config = build_config(kw)
     try:
         return config.evaluator()
     except BackendSpecError as e:

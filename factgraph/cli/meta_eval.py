@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,31 @@ def run_options(resamples: int, unit: str) -> Callable[[Any], Any]:
             f = d(f)
         return f
     return apply
+
+
+def run_missing(make_evaluator: Callable[[], Any], results: Path,
+                items: Sequence[tuple[str, Any]], resume: bool, progress: bool | None,
+                unit: str) -> None:
+    """Evaluate the items ``results`` does not hold yet (with ``resume``; all of them
+    without), appending each as it finishes; the evaluator is built only when there is work.
+    Raises UserError naming the failures file when items failed or a signal stopped the run."""
+    from factgraph.batch import BatchRunner, repair_and_read_ids
+
+    done, _ = repair_and_read_ids(results) if resume else (set(), False)
+    todo = [(i, item) for i, item in items if i not in done]
+    if not todo:
+        return
+    evaluator = make_evaluator()
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
+    except (FileExistsError, ValueError) as e:
+        raise UserError(str(e)) from None
+    if summary.failed or summary.stopped_by_signal:
+        raise UserError(f"{summary.failed} {unit} failed"
+                        + (f", stopped by {summary.stopped_by_signal}"
+                           if summary.stopped_by_signal else "")
+                        + f": see {results}.failures.jsonl, then rerun with --resume")
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -177,7 +202,6 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     confusion matrix, with and without the rows whose two contexts are the same text."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     output = choice.format
-    from factgraph.batch import BatchRunner, repair_and_read_ids
     from factgraph.cli.evaluate import build_evaluator
     from factgraph.io import iter_evaluations
     from factgraph.meta_eval import JudgeCard, write_judge_card
@@ -202,27 +226,13 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
         raise UserError(f"--split {split}: {e}") from None
     items = sample_items(pool, sample, sample_seed)
     results = Path(results_file)
-    done, _ = repair_and_read_ids(results) if resume else (set(), False)
-    todo = [it for it in items if it.input.id not in done]
-    summary = None
-    if todo:
-        evaluator = build_evaluator(kw)
-        show = sys.stderr.isatty() if progress is None else progress
-        try:
-            summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(
-                [(it.input.id, it.input) for it in todo])
-        except (FileExistsError, ValueError) as e:
-            raise UserError(str(e)) from None
+    run_missing(lambda: build_evaluator(kw), results,
+                [(it.input.id, it.input) for it in items], resume, progress, "items")
     # The results file is streamed: only the sampled items' evaluations are kept, without
     # their model-call traces (most of a line), so memory follows the sample, not the file.
     wanted = {it.input.id for it in items}
     evaluations = [ev.model_copy(update={"traces": []})
                    for ev in iter_evaluations(results) if ev.id in wanted]
-    if summary is not None and (summary.failed or summary.stopped_by_signal):
-        raise UserError(f"{summary.failed} items failed"
-                        + (f", stopped by {summary.stopped_by_signal}"
-                           if summary.stopped_by_signal else "")
-                        + f": see {results}.failures.jsonl, then rerun with --resume")
     try:
         result = score_results(method, items, evaluations, n_resamples=resamples)
     except ValueError as e:
@@ -321,18 +331,20 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     with each other, on the same instances."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     output = choice.format
-    from factgraph.batch import BatchRunner, repair_and_read_ids
-    from factgraph.cli.evaluate import build_config
+    from factgraph.cli.evaluate import build_config, evaluator_of
     from factgraph.datasets.pairwise import load_pairwise
     from factgraph.evaluation.pairwise_report import (
+        SIDES,
         PairwiseCard,
         pairwise_inputs,
         pairwise_report,
+        response_id,
         write_pairwise_card,
     )
     from factgraph.io import iter_evaluations
 
-    instances = load_pairwise(_pairwise_path(file))
+    path = _pairwise_path(file)
+    instances = load_pairwise(path)
     if sample is not None:
         if sample < 1:
             raise UserError("--sample must be at least 1")
@@ -342,7 +354,6 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
         raise UserError("--results FILE is needed to evaluate the answers (and to resume)")
     if (resume or score_only or card_file) and not results_file:
         raise UserError("--resume, --score-only and --judge-card need --results FILE")
-    config = None
     judge_name = kw.get("judge") or None
     if judged and not score_only:
         config = build_config(kw)
@@ -350,32 +361,14 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
             raise UserError(f"--method {config.method}: pairwise meta-evaluates a "
                             "comprehensiveness method (e2e, qa, nli)")
         try:
-            todo_inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
+            inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
         except ValueError as e:
             raise UserError(str(e)) from None
-        results = Path(results_file or "")
-        done, _ = repair_and_read_ids(results) if resume else (set(), False)
-        todo = [(i, inp) for i, inp in todo_inputs if i not in done]
-        if todo:
-            from factgraph.backends.factory import BackendSpecError
-
-            try:
-                evaluator = config.evaluator()
-            except BackendSpecError as e:
-                raise UserError(str(e)) from None
-            show = sys.stderr.isatty() if progress is None else progress
-            try:
-                summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
-            except (FileExistsError, ValueError) as e:
-                raise UserError(str(e)) from None
-            if summary.failed or summary.stopped_by_signal:
-                raise UserError(f"{summary.failed} answers failed"
-                                + (f", stopped by {summary.stopped_by_signal}"
-                                   if summary.stopped_by_signal else "")
-                                + f": see {results}.failures.jsonl, then rerun with --resume")
+        run_missing(lambda: evaluator_of(config), Path(results_file or ""), inputs, resume,
+                    progress, "answers")
     evaluations = None
     if judged:
-        wanted = {f"{inst.instance_id}/{s}" for inst in instances for s in ("model1", "model2")}
+        wanted = {response_id(inst, side) for inst in instances for side in SIDES}
         evaluations = [ev.model_copy(update={"graph": ev.graph.model_copy(
                            update={"statements": [], "relations": []})})
                        for ev in iter_evaluations(results_file or "") if ev.id in wanted]
@@ -392,7 +385,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
             model=(first.get("models") or {}).get("text"),
             options={k: v for k, v in first.items()
                      if k not in ("models", "generation", "method")},
-            dataset=f"{_pairwise_path(file).name} (pairwise preferences)", split=split,
+            dataset=f"{path.name} (pairwise preferences)", split=split,
             label=label, report=report,
             note=None if sample is None else f"first {sample} instances")
         write_pairwise_card(card, card_file)
