@@ -238,8 +238,17 @@ class EvaluationConfig(BaseModel):
         return self.embed_model
 
     def _judge_may_embed(self) -> bool:
-        return self.method == "e2e" and self.options.get("coverage_judge", "auto") in (
-            "auto", "sentences")
+        return self._coverage_judge() in ("auto", "sentences")
+
+    def _coverage_judge(self) -> str | None:
+        """The e2e judge this config runs (its option, else the options' default); None for
+        another method."""
+        if self.method != "e2e":
+            return None
+        from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+
+        default = ComprehensivenessOptions.model_fields["coverage_judge"].default
+        return str(self.options.get("coverage_judge", default))
 
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
@@ -251,7 +260,7 @@ class EvaluationConfig(BaseModel):
         if self.concurrency and model and model.startswith("openai:"):
             text_kwargs["max_concurrency"] = self.concurrency
         # "auto" embeds only for a long-form answer: load MiniLM then, not before
-        lazy = self.embed_model is None and self.options.get("coverage_judge", "auto") == "auto"
+        lazy = self.embed_model is None and self._coverage_judge() == "auto"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
                                    cache=self.cache, text_kwargs=text_kwargs,
                                    lazy_embeddings=lazy)

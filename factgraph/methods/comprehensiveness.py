@@ -205,7 +205,7 @@ class ComprehensivenessOptions(BaseModel):
         """An unset ``coverage_cutoff`` is the judge's cut-off tuned on dev (the judge cards'
         value), so that a run with the defaults is the run the card describes."""
         if isinstance(data, dict) and "coverage_cutoff" not in data:
-            judge = data.get("coverage_judge", "auto")
+            judge = data.get("coverage_judge", cls.model_fields["coverage_judge"].default)
             if judge in DEV_TUNED_CUTOFFS:
                 data = {**data, "coverage_cutoff": DEV_TUNED_CUTOFFS[judge]}
         return data
