@@ -22,9 +22,14 @@ import json
 import sys
 from pathlib import Path
 
-from factgraph.datasets.pairwise import load_pairwise
+from factgraph.datasets.pairwise import PairwiseInstance, load_pairwise
 from factgraph.evaluation.pairwise import preference_agreement
-from factgraph.evaluation.pairwise_report import response_id
+from factgraph.evaluation.pairwise_report import (
+    evaluated,
+    label_rows,
+    response_id,
+    score_pairs,
+)
 from factgraph.io import iter_evaluations
 from factgraph.methods.comprehensiveness import sentence_score
 
@@ -38,16 +43,18 @@ def tune(results: Path, data: Path, coverage: bool) -> list[tuple[float, ...]]:
     """(min(r, ρ), r, ρ, words, similarity, coverage) per candidate, best first (x100)."""
     instances = load_pairwise(data)
     by_id = {ev.id: ev for ev in iter_evaluations(results)}
-    scored = [i for i in instances if all(response_id(i, s) in by_id
-                                          for s in ("model1", "model2"))]
-    labels = [[h.completeness_label for h in i.human] for i in scored]
+    scored = evaluated(instances, by_id)
+    labels = label_rows(scored, "completeness")
     rows = []
     for w in WORDS:
         for e in SIMILARITY:
             for c in (COVERAGE if coverage else [None]):
-                pairs = [tuple(sentence_score(by_id[response_id(i, s)], w, e, c)
-                               for s in ("model1", "model2")) for i in scored]
-                a = preference_agreement("x", pairs, labels, n_resamples=0)  # type: ignore[arg-type]
+                def score(inst: PairwiseInstance, side: str, w: float = w, e: float = e,
+                          c: float | None = c) -> float | None:
+                    return sentence_score(by_id[response_id(inst, side)], w, e, c)
+
+                pairs = score_pairs(scored, score)
+                a = preference_agreement("x", pairs, labels, n_resamples=0)
                 if a.pearson is None or a.spearman is None:
                     continue
                 r, rho = 100 * a.pearson, 100 * a.spearman

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -70,15 +70,22 @@ class PairwiseReport(BaseModel):
     cost: Cost | None = None
 
 
-def _labels(instances: Sequence[PairwiseInstance], label: Label) -> list[list[int]]:
+def label_rows(instances: Sequence[PairwiseInstance], label: Label) -> list[list[int]]:
+    """Each instance's annotators' labels of one kind."""
     return [[h.label(label) for h in inst.human] for inst in instances]
 
 
-def _pairs(instances: Sequence[PairwiseInstance],
+def score_pairs(instances: Sequence[PairwiseInstance],
            score: Callable[[PairwiseInstance, str], float | None]
            ) -> list[tuple[float | None, float | None]]:
     """(score of model1's answer, score of model2's answer) per instance."""
     return [(score(inst, "model1"), score(inst, "model2")) for inst in instances]
+
+
+def evaluated(instances: Sequence[PairwiseInstance], by_id: Mapping[str, Evaluation]
+              ) -> list[PairwiseInstance]:
+    """The instances whose two answers both have an Evaluation in ``by_id``."""
+    return [inst for inst in instances if all(response_id(inst, s) in by_id for s in SIDES)]
 
 
 def judge_score(evaluation: Evaluation) -> float | None:
@@ -94,11 +101,10 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
     """The judge's row (when ``evaluations`` are given) and the reference rows, all on the
     instances whose two answers were both evaluated (every instance without a judge)."""
     by_id = {ev.id: ev for ev in evaluations or []}
-    scored = ([inst for inst in instances
-               if all(response_id(inst, s) in by_id for s in SIDES)]
-              if evaluations is not None else list(instances))
-    labels = _labels(scored, label)
+    scored = evaluated(instances, by_id) if evaluations is not None else list(instances)
+    labels = label_rows(scored, label)
     rows: list[PairwiseAgreement] = []
+
     def judged(inst: PairwiseInstance, side: str) -> float | None:
         return judge_score(by_id[response_id(inst, side)])
 
@@ -114,14 +120,14 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
         return (getattr(inst, side).ragchecker or {}).get(key)
 
     if evaluations is not None:
-        rows.append(preference_agreement(judge or "judge", _pairs(scored, judged), labels,
+        rows.append(preference_agreement(judge or "judge", score_pairs(scored, judged), labels,
                                          n_resamples, seed))
-    rows.append(preference_agreement(LEXICAL, _pairs(scored, lexical), labels, n_resamples,
-                                     seed))
-    rows.append(preference_agreement(LENGTH, _pairs(scored, length), labels, n_resamples, seed))
-    if any(a is not None for a, _ in _pairs(scored, recorded)):
-        rows.append(preference_agreement(RECORDED, _pairs(scored, recorded), labels,
-                                         n_resamples, seed))
+    for name, score in ((LEXICAL, lexical), (LENGTH, length)):
+        rows.append(preference_agreement(name, score_pairs(scored, score), labels, n_resamples,
+                                         seed))
+    recorded_pairs = score_pairs(scored, recorded)
+    if any(a is not None for a, _ in recorded_pairs):
+        rows.append(preference_agreement(RECORDED, recorded_pairs, labels, n_resamples, seed))
     rows.append(annotator_agreement(labels, n_resamples, seed))
     cost = None
     if evaluations is not None:
