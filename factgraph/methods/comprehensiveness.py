@@ -520,15 +520,14 @@ def sentence_score(evaluation: Evaluation, words_cutoff: float, similarity_cutof
     a fact is covered when ``w ≥ words_cutoff`` or ``e ≥ similarity_cutoff`` or ``P ≥
     coverage_cutoff``. Exact for the cascade's recorded band (the facts asked were those the
     run's floors chose); None without facts."""
+    from factgraph.stages.sentence_coverage import covering_evidence
+
     facts = [s.metadata for s in evaluation.graph.statements if s.origin == Origin.context]
     if not facts:
         return None
-    def covered(m: dict[str, Any]) -> bool:
-        p = m.get("p_covered")
-        return (m.get("word_share", 0.0) >= words_cutoff
-                or (m.get("similarity") is not None and m["similarity"] >= similarity_cutoff)
-                or (coverage_cutoff is not None and p is not None and p >= coverage_cutoff))
-    return sum(covered(m) for m in facts) / len(facts)
+    return sum(covering_evidence(m.get("word_share", 0.0), m.get("similarity"),
+                                 m.get("p_covered"), words_cutoff, similarity_cutoff,
+                                 coverage_cutoff) is not None for m in facts) / len(facts)
 
 
 def _how_judged(fact: str, response: str, options: ComprehensivenessOptions
@@ -723,7 +722,11 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
     (``word_share``), ``e`` (``similarity``) and, when asked, ``p_covered``; the relation's
     method says which evidence covered it."""
     from factgraph.stages.fact_coverage import evidence_probabilities
-    from factgraph.stages.sentence_coverage import sentence_evidence, split_facts
+    from factgraph.stages.sentence_coverage import (
+        covering_evidence,
+        sentence_evidence,
+        split_facts,
+    )
 
     params = _parameters("e2e", options, session)
     if session.embeddings is None:
@@ -741,42 +744,37 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
                            "the background texts have no sentence")
     ev = sentence_evidence(session, [f.text for f in facts], inp.response,
                            options.evidence_sentences)
-    how: list[str] = []
-    for w, e in zip(ev.words, ev.similarity, strict=True):
-        if w >= options.words_cutoff:
-            how.append("words")
-        elif e is not None and e >= options.similarity_cutoff:
-            how.append("embedding")
-        elif options.sentence_model_check and (
-                w >= options.words_floor or (e is not None and e >= options.similarity_floor)):
-            how.append("model")
-        else:
-            how.append("uncovered")
-    asked = [k for k, h in enumerate(how) if h == "model"]
+    cheap = [covering_evidence(w, e, None, options.words_cutoff, options.similarity_cutoff)
+             for w, e in zip(ev.words, ev.similarity, strict=True)]
+    asked = [k for k, (by, w, e) in enumerate(zip(cheap, ev.words, ev.similarity, strict=True))
+             if by is None and options.sentence_model_check
+             and (w >= options.words_floor or (e is not None and e >= options.similarity_floor))]
     probs = evidence_probabilities(session, [
         (" ".join(ev.response_sentences[i] for i in ev.nearest[k]), facts[k].text)
         for k in asked])
     p_of = dict(zip(asked, probs, strict=True))
-    for name in ("words", "embedding", "model", "uncovered"):
-        session.count(f"sentences.{name}", how.count(name))
+    session.count("sentences.words", cheap.count("words"))
+    session.count("sentences.embedding", cheap.count("embedding"))
+    session.count("sentences.model", len(asked))
+    session.count("sentences.uncovered", cheap.count(None) - len(asked))
     relations: list[Relation] = []
     judged: list[Statement] = []
-    for k, (f, h) in enumerate(zip(facts, how, strict=True)):
+    for k, f in enumerate(facts):
         f.metadata["word_share"] = round(ev.words[k], 6)
         if ev.similarity[k] is not None:
             f.metadata["similarity"] = round(float(ev.similarity[k] or 0.0), 6)
-        if h == "model":
-            p = p_of[k]
+        p = p_of.get(k)
+        if k in p_of:
             f.metadata["p_covered"] = None if p is None else round(p, 6)
             if p is None:
                 session.count("coverage.unjudged")
                 continue
-            if p >= options.coverage_cutoff:
-                relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
-                                          probability=round(p, 6), method="sentences"))
-        elif h in ("words", "embedding"):
+        by = covering_evidence(ev.words[k], ev.similarity[k], p, options.words_cutoff,
+                               options.similarity_cutoff, options.coverage_cutoff)
+        if by is not None:
             relations.append(Relation(src="r", dst=f.id, label=RelationLabel.entails,
-                                      method=h))
+                                      probability=None if p is None else round(p, 6),
+                                      method=by))
         judged.append(f)
     if not judged:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,

@@ -105,6 +105,22 @@ def word_share(fact: str, response_words: set[str]) -> float:
     return sum(w in response_words for w in words) / len(words)
 
 
+def covering_evidence(words: float, similarity: float | None, p_model: float | None,
+                      words_cutoff: float, similarity_cutoff: float,
+                      coverage_cutoff: float | None = None) -> str | None:
+    """Which evidence covers a fact, cheapest first: ``"words"`` when ``w ≥ words_cutoff``,
+    ``"embedding"`` when ``e ≥ similarity_cutoff``, ``"sentences"`` (the model) when
+    ``P(yes) ≥ coverage_cutoff``; None when none does. The one rule of the judge and of
+    re-reading its results at other cut-offs."""
+    if words >= words_cutoff:
+        return "words"
+    if similarity is not None and similarity >= similarity_cutoff:
+        return "embedding"
+    if coverage_cutoff is not None and p_model is not None and p_model >= coverage_cutoff:
+        return "sentences"
+    return None
+
+
 @dataclass
 class SentenceEvidence:
     """The cheap evidence for each fact: ``w``, ``e`` and the indices of the response
