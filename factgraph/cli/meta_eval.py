@@ -202,18 +202,13 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     confusion matrix, with and without the rows whose two contexts are the same text."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     output = choice.format
-    from factgraph.cli.evaluate import build_evaluator
+    from factgraph.cli.evaluate import build_config, build_evaluator
     from factgraph.io import iter_evaluations
     from factgraph.meta_eval import JudgeCard, write_judge_card
     from factgraph.wikicontradict import load_items, sample_items, score_results, split_items
 
     if kw.get("judge") and not kw.get("method"):
-        from factgraph.methods.judges import get_judge
-
-        try:
-            kw["method"] = get_judge(kw["judge"]).method
-        except ValueError as e:
-            raise UserError(f"--judge: {e}") from None
+        kw["method"] = build_config(kw).method  # the judge's method, read the one way
     method = kw.get("method") or "e2e"
     if method not in ("e2e", "qa", "nli"):
         raise UserError(f"--method {method}: WikiContradict meta-evaluates e2e, qa or nli")
