@@ -35,11 +35,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from factgraph.batch import BatchRunner
 from factgraph.cli.evaluate import build_evaluator
-from factgraph.distributed import EvaluatorRecipe, RayExecutor, query_group
 from factgraph.inputs import EvaluationInput
 from factgraph.io import read_jsonl
+from factgraph.runners.batch import BatchRunner
+from factgraph.runners.distributed import EvaluatorRecipe, RayExecutor, query_group
 from tests.fake_openai import serve
 from tests.pipeline_support import PromptRouter, field
 from tests.ray_support import nli_router, normalised_results

@@ -48,15 +48,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from factgraph.meta_eval import JudgeCard, write_judge_card
-from factgraph.models import Evaluation
-from factgraph.wikicontradict import (
+from factgraph.datasets.wikicontradict import (
     LabelledInput,
     load_items,
     predicted_label,
     score_results,
     split_items,
 )
+from factgraph.evaluation.meta_eval import JudgeCard, write_judge_card
+from factgraph.models import Evaluation
 
 log = logging.getLogger("benchmarks.judges")
 
@@ -112,8 +112,8 @@ def run_items(judge: str, model: str, items: list[LabelledInput], path: Path,
               stop_at: float | None, extra: dict[str, Any]) -> list[Evaluation]:
     """Evaluate the items not yet in ``path`` (appending), stop at ``stop_at``; return every
     evaluation of ``items`` that the file holds."""
-    from factgraph.batch import BatchRunner, repair_and_read_ids
     from factgraph.methods.run import Backends, Evaluator
+    from factgraph.runners.batch import BatchRunner, repair_and_read_ids
 
     done, _ = repair_and_read_ids(path) if path.exists() else (set(), False)
     todo = [it for it in items if it.input.id not in done]
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         if note:
             log.warning("%s: %s", judge, note)
     if args.gold_reference:
-        from factgraph.wikicontradict import label_match_summary
+        from factgraph.datasets.wikicontradict import label_match_summary
 
         ref = label_match_summary("gold answers", gold_answer_scores(
             Path(args.data), test[: max(ns)]), n_resamples=args.resamples)
@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def cards_table(paths: list[Path]) -> str:
     """A markdown table of judge cards (what the README's table is built from)."""
-    from factgraph.meta_eval import read_judge_card
+    from factgraph.evaluation.meta_eval import read_judge_card
 
     lines = ["| judge | model | split | n | LMR | κ [95% CI] | balanced accuracy [95% CI] "
              "| majority baseline | undefined | options |", "|" + "---|" * 10]

@@ -302,7 +302,7 @@ def run_synthetic(embed_model: str) -> tuple[list[Row], list[tuple[str, int, int
 def run_wikicontradict(data: Path, n_items: int, seed: int, model: str, cache: str,
                        embed_model: str, reuse_answers: int
                        ) -> tuple[list[Row], list[tuple[str, int, int, float]]]:
-    from factgraph.wikicontradict import load_items, sample_items
+    from factgraph.datasets.wikicontradict import load_items, sample_items
 
     items = load_items(data)
     inputs = [it.input for it in sample_items(items, n_items, seed)]

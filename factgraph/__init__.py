@@ -27,7 +27,7 @@ from factgraph.models import (
 if TYPE_CHECKING:
     from factgraph.api import evaluate, evaluate_many, evaluator, load_results
     from factgraph.config import ConfigError, EvaluationConfig
-    from factgraph.frames import to_frame
+    from factgraph.export.frames import to_frame
     from factgraph.inputs import Document, EvaluationInput
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.viz.pyvis_graph import to_pyvis
@@ -42,7 +42,7 @@ _LAZY: dict[str, str] = {
     "load_results": "factgraph.api",
     "EvaluationConfig": "factgraph.config",
     "ConfigError": "factgraph.config",
-    "to_frame": "factgraph.frames",
+    "to_frame": "factgraph.export.frames",
     "Document": "factgraph.inputs",
     "EvaluationInput": "factgraph.inputs",
     "Backends": "factgraph.methods.run",

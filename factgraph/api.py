@@ -224,7 +224,7 @@ def _run_plain(ev: Evaluator, inputs: Iterator[EvaluationInput], progress: bool,
 
 def _run_recorded(ev: Evaluator, inputs: Iterator[EvaluationInput], path: Path,
                   progress: bool, total: int | None) -> Iterator[Evaluation]:
-    from factgraph.batch import append_line, repair_and_read_ids
+    from factgraph.runners.batch import append_line, repair_and_read_ids
 
     done, _ = repair_and_read_ids(path)
     offsets = _line_offsets(path) if done else {}

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedTextBackend
-from factgraph.batch import BatchRunner
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.io import read_jsonl
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
+from factgraph.runners.batch import BatchRunner
 
 
 def split_sentences(messages: Sequence[ChatMessage], params: GenerationParams) -> str:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from factgraph.argue_io import load_nuggets, load_report, report_from_text
 from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedNLIBackend, ScriptedTextBackend, ScriptOutput
+from factgraph.datasets.argue_io import load_nuggets, load_report, report_from_text
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import InputError

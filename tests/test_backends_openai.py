@@ -164,9 +164,9 @@ def test_bad_bodies_fail_with_the_reason_after_bounded_retries(
 
 def test_a_failing_input_is_recorded_and_the_batch_goes_on(
         fake_server: tuple[str, Script], tmp_path: Path) -> None:
-    from factgraph.batch import BatchRunner
     from factgraph.inputs import Document, EvaluationInput
     from factgraph.methods.run import Backends, Evaluator
+    from factgraph.runners.batch import BatchRunner
 
     url, script = fake_server
     script.faults = ["garbage"] * 2  # the first input's call fails twice = out of retries

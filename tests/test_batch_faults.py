@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from factgraph.batch import BatchRunner, append_line, repair_and_read_ids
 from factgraph.models import Evaluation
+from factgraph.runners.batch import BatchRunner, append_line, repair_and_read_ids
 
 WORKER = Path(__file__).with_name("batch_worker.py")
 N_ROWS = 100

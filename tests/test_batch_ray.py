@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from factgraph.batch import BatchRunner
 from factgraph.cli.main import cli
 from factgraph.inputs import EvaluationInput
 from factgraph.io import read_jsonl
+from factgraph.runners.batch import BatchRunner
 from tests.fake_openai import serve
 from tests.ray_support import (
     NLI_ARGS,
@@ -124,7 +124,7 @@ def test_actors_spread_over_several_endpoints(ray_address: str, inputs: Path,
 
 
 def test_split_endpoints() -> None:
-    from factgraph.distributed import split_endpoints
+    from factgraph.runners.distributed import split_endpoints
 
     assert split_endpoints("openai:m@http://a/v1, http://b/v1") == [
         "openai:m@http://a/v1", "openai:m@http://b/v1"]
@@ -139,7 +139,7 @@ def test_a_killed_worker_is_replaced_and_every_input_written_once(
     import ray
 
     from factgraph.cli.evaluate import build_evaluator
-    from factgraph.distributed import EvaluatorRecipe, RayExecutor, query_group
+    from factgraph.runners.distributed import EvaluatorRecipe, RayExecutor, query_group
 
     url, _ = endpoint
     kw = {"method": "nli", "model": f"openai:m@{url}", "revise": False, "no_cache": True}
@@ -274,7 +274,7 @@ def test_missing_ray_extra_is_one_line_and_exit_2(inputs: Path, tmp_path: Path) 
 
 def test_core_and_analyze_do_not_import_ray() -> None:
     code = (
-        "import sys, factgraph, factgraph.batch, factgraph.distributed\n"
+        "import sys, factgraph, factgraph.runners.batch, factgraph.runners.distributed\n"
         "from factgraph.cli.main import cli\n"
         "cli(['analyze', 'examples/wikicontradict_heber.json', '-o', 'json'],"
         " standalone_mode=False)\n"

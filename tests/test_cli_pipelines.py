@@ -180,7 +180,7 @@ def test_evaluate_bad_options_are_one_line_errors(voss_files: dict[str, Path], a
 def test_two_runs_with_one_cache_write_byte_identical_results(tmp_path: Path) -> None:
     data = wikicontradict_file(tmp_path / "wc.jsonl")
     inputs = tmp_path / "inputs.jsonl"
-    from factgraph.wikicontradict import load_items
+    from factgraph.datasets.wikicontradict import load_items
 
     inputs.write_text("".join(it.input.model_dump_json() + "\n" for it in load_items(data)),
                       encoding="utf-8")

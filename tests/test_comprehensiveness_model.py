@@ -46,8 +46,8 @@ def assert_well_formed(ev: Evaluation) -> None:
 @pytest.mark.parametrize("method", ["e2e", "qa", "nli"])
 def test_method_end_to_end_on_a_wikicontradict_row(method: str, server_spec: str,
                                                    shared_data: Path, tmp_path: Path) -> None:
+    from factgraph.datasets.wikicontradict import load_items
     from factgraph.methods.run import Backends, Evaluator
-    from factgraph.wikicontradict import load_items
 
     item = load_items(shared_data / HUMANEVAL)[0].input  # row 0, answer 0 (both contexts)
     backends = Backends.from_specs(server_spec, cache=str(tmp_path / "calls.sqlite"))

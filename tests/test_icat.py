@@ -23,7 +23,7 @@ from icat_support import (
     write_corpus,
 )
 
-from factgraph.gate import DraftScore, GateConfig, iteration_gate
+from factgraph.evaluation.gate import DraftScore, GateConfig, iteration_gate
 from factgraph.methods import get_method
 from factgraph.methods.icat import ICATOptions, run_icat_a, run_icat_m, run_icat_s
 from factgraph.models import Evaluation, RelationLabel, StatementKind

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from factgraph.cli.export import format_for
 from factgraph.cli.main import cli
-from factgraph.frames import to_frame
+from factgraph.export.frames import to_frame
 from factgraph.io import load_evaluations
 
 pd = pytest.importorskip("pandas")

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from factgraph.cli.main import cli
-from factgraph.frames import to_frame
+from factgraph.export.frames import to_frame
 from factgraph.graph import analyze, contradictions
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz.report import render_report

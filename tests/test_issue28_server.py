@@ -19,14 +19,14 @@ pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
 
 from factgraph.backends import ChatMessage, GenerationParams
 from factgraph.backends.openai_compat import OpenAICompatibleBackend, OpenAIServerError
-from factgraph.batch import (
+from factgraph.models import Evaluation, FactGraph, Statement
+from factgraph.runners.batch import (
     BatchRunner,
     Outcome,
     ServerUnreachableError,
     UnreachableWatch,
     evaluate_one,
 )
-from factgraph.models import Evaluation, FactGraph, Statement
 from tests.fake_openai import serve
 
 ROOT = Path(__file__).resolve().parent.parent

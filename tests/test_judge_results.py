@@ -84,11 +84,11 @@ def test_shipped_dev_answers_give_the_documented_dev_numbers(
     shipped dev answers (the first 80 = 5 per dev question, and all 160 = 10 per question), and
     κ / balanced accuracy there."""
     from benchmarks.judges import ordered_items, tune_cutoff
+    from factgraph.datasets.wikicontradict import load_items, predicted_label, split_items
     from factgraph.methods.comprehensiveness import per_fact_score
     from factgraph.metrics.agreement import balanced_accuracy as ba
     from factgraph.metrics.agreement import cohen_kappa
     from factgraph.models import Evaluation
-    from factgraph.wikicontradict import load_items, predicted_label, split_items
 
     items = load_items(shared_data / "wikicontradict" / "wiki_contradict_simple_humaneval.jsonl")
     dev = ordered_items(split_items(items, "dev"), per_question, 16)[:n]

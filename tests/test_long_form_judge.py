@@ -251,8 +251,8 @@ def test_a_configs_method_is_not_overridden_by_the_api_default() -> None:
 
 
 def test_a_pairwise_card_is_read_and_carried_like_any_judge_card() -> None:
+    from factgraph.evaluation.meta_eval import CardedEvaluator, card_of, read_judge_card
     from factgraph.evaluation.pairwise_report import PairwiseCard
-    from factgraph.meta_eval import CardedEvaluator, card_of, read_judge_card
 
     card = read_judge_card(REPO / "docs" / "judge_cards" / "long-form"
                            / "e2e-sentences-model-free.json")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from factgraph.cli.main import cli
+from factgraph.evaluation.meta_eval import load_judgements, summarize_judgements
 from factgraph.io import InputError
-from factgraph.meta_eval import load_judgements, summarize_judgements
 
 EXPECTED_MATCHES = {
     "gpt-oss-120b": 907,
@@ -93,7 +93,7 @@ def test_bad_row_names_its_line(tmp_path: Path) -> None:
 
 def test_kappa_and_balanced_accuracy_equal_sklearn_per_judge(judgements_file: Path) -> None:
     sk = pytest.importorskip("sklearn.metrics", reason="scikit-learn is the reference")
-    from factgraph.meta_eval import row_score
+    from factgraph.evaluation.meta_eval import row_score
     from factgraph.metrics.lmr import adjusted_human_label, strict_label
 
     rows = load_judgements(judgements_file)
@@ -114,8 +114,8 @@ def test_kappa_and_balanced_accuracy_equal_sklearn_per_judge(judgements_file: Pa
 
 
 def test_cli_writes_judge_cards_on_the_test_split(judgements_file: Path, tmp_path: Path) -> None:
-    from factgraph.meta_eval import read_judge_card
-    from factgraph.wikicontradict import load_split
+    from factgraph.datasets.wikicontradict import load_split
+    from factgraph.evaluation.meta_eval import read_judge_card
 
     res = CliRunner().invoke(cli, ["meta-eval", "judgements", str(judgements_file), "--split",
                                    "test", "--resamples", "200", "--judge-cards",
@@ -130,7 +130,7 @@ def test_cli_writes_judge_cards_on_the_test_split(judgements_file: Path, tmp_pat
 
 
 def test_bad_judge_card_is_one_line(tmp_path: Path) -> None:
-    from factgraph.meta_eval import read_judge_card
+    from factgraph.evaluation.meta_eval import read_judge_card
 
     bad = tmp_path / "card.json"
     bad.write_text('{"method": "e2e"}')
@@ -142,7 +142,7 @@ HOSTILE = "qwen</p><script>alert(1)</script>"
 
 
 def _hostile_card(tmp_path: Path) -> Path:
-    from factgraph.meta_eval import JudgeCard, write_judge_card
+    from factgraph.evaluation.meta_eval import JudgeCard, write_judge_card
     from factgraph.metrics.agreement import agreement
     from factgraph.metrics.lmr import LABELS
 
@@ -189,7 +189,7 @@ def test_bad_judge_card_on_the_cli_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
-    from factgraph.meta_eval import read_judge_card
+    from factgraph.evaluation.meta_eval import read_judge_card
     from tests.fake_openai import serve
     from tests.pipeline_support import PromptRouter
     from tests.test_cli_pipelines import e2e_by_marker, wikicontradict_file

@@ -308,7 +308,7 @@ def test_to_frame_round_trips_counts_and_scores() -> None:
 
 
 def test_to_frame_without_pandas_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from factgraph.frames import MissingExtraError
+    from factgraph.export.frames import MissingExtraError
 
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'factgraph\[pandas\]'"):

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from factgraph.aspects import load_aspects, load_qrels
 from factgraph.cli.main import cli
+from factgraph.datasets.aspects import load_aspects, load_qrels
 from factgraph.inputs import Document
 from factgraph.io import InputError
 from factgraph.retrieval import (

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from factgraph.io import read_jsonl
-from factgraph.wikicontradict import (
+from factgraph.datasets.wikicontradict import (
     WikiContradictRow,
     load_items,
     load_split,
     make_split,
     split_items,
 )
+from factgraph.io import read_jsonl
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wikicontradict" / \
     "wiki_contradict_simple_humaneval.jsonl"
@@ -63,8 +63,8 @@ def test_shipped_split_matches_the_data_and_its_seed() -> None:
 
 
 def test_split_refuses_a_different_file() -> None:
+    from factgraph.datasets.wikicontradict import LabelledInput
     from factgraph.inputs import Document, EvaluationInput
-    from factgraph.wikicontradict import LabelledInput
 
     items = [LabelledInput(input=EvaluationInput(id=f"wc{r}-a0", query="q", response="r",
                                                  documents=[Document(id="c", text="t")]),

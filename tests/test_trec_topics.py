@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from factgraph.aspects import load_aspects, read_trec_topics
+from factgraph.datasets.aspects import load_aspects, read_trec_topics
 from factgraph.io import InputError
 
 

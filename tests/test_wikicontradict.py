@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from factgraph.datasets.wikicontradict import load_items, sample_items, score_results
 from factgraph.inputs import EvaluationInput
 from factgraph.models import Evaluation, FactGraph
-from factgraph.wikicontradict import load_items, sample_items, score_results
 
 HUMANEVAL = "wikicontradict/wiki_contradict_simple_humaneval.jsonl"
 

@@ -295,8 +295,8 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                  fmt: str | None, fail_under: float | None, fail_score: str | None,
                  judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
+    from factgraph.evaluation.meta_eval import read_judge_card
     from factgraph.io import parse_model, write_json
-    from factgraph.meta_eval import read_judge_card
     from factgraph.testing import comprehensiveness_message, gate_record
 
     choice = read_output(outputs, fmt, FORMATS, "table")
@@ -384,8 +384,8 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
               gpus_per_worker: float | None, cpus_per_worker: float | None,
               judge_card: str | None, **kw: Any) -> None:
     """Evaluate every line of an inputs JSONL ({id, query, response, documents})."""
-    from factgraph.batch import BatchRunner
-    from factgraph.meta_eval import CardedEvaluator, read_judge_card
+    from factgraph.evaluation.meta_eval import CardedEvaluator, read_judge_card
+    from factgraph.runners.batch import BatchRunner
 
     choice = read_output(outputs, fmt, FORMATS, "table")
     if choice.file is None:
@@ -407,7 +407,7 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
     expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
     try:
         if executor == "ray":
-            from factgraph.distributed import (
+            from factgraph.runners.distributed import (
                 RayUnavailableError,
                 WorkerStartError,
                 executor_for_cli,

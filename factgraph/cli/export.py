@@ -1,7 +1,7 @@
 """``factgraph export RESULTS``: the rows of ``factgraph.to_frame`` as CSV, JSONL or Parquet.
 
 One row per evaluation, per statement or per relation (``--level``), the same columns as
-``to_frame(load_results(RESULTS), level=...)`` (``factgraph.frames``). CSV and JSONL are
+``to_frame(load_results(RESULTS), level=...)`` (``factgraph.export.frames``). CSV and JSONL are
 written one evaluation at a time (the results file is never held in memory, and they need no
 pandas); Parquet goes through pandas and pyarrow.
 """
@@ -19,7 +19,7 @@ import click
 
 from factgraph.cli.main import UserError
 from factgraph.cli.output import format_option, output_option, output_stream, read_output
-from factgraph.frames import (
+from factgraph.export.frames import (
     LEVELS,
     RELATION_COLUMNS,
     STATEMENT_COLUMNS,
@@ -91,7 +91,7 @@ def write_jsonl(rows: Iterable[dict[str, Any]], stream: IO[str]) -> int:
 
 def write_parquet(evaluations: Iterable[Evaluation], level: str, path: str) -> int:
     """Write ``to_frame(evaluations, level)`` as Parquet; returns the row count."""
-    from factgraph.frames import to_frame
+    from factgraph.export.frames import to_frame
 
     try:
         import pyarrow  # noqa: F401

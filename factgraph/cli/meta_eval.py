@@ -21,7 +21,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
-from factgraph.meta_eval import summarize_judgements
+from factgraph.evaluation.meta_eval import summarize_judgements
 
 
 @click.group("meta-eval")
@@ -62,7 +62,7 @@ def run_missing(make_evaluator: Callable[[], Any], results: Path,
     """Evaluate the items ``results`` does not hold yet (with ``resume``; all of them
     without), appending each as it finishes; the evaluator is built only when there is work.
     Raises UserError naming the failures file when items failed or a signal stopped the run."""
-    from factgraph.batch import BatchRunner, repair_and_read_ids
+    from factgraph.runners.batch import BatchRunner, repair_and_read_ids
 
     done, _ = repair_and_read_ids(results) if resume else (set(), False)
     todo = [(i, item) for i, item in items if i not in done]
@@ -113,8 +113,8 @@ def judgements_cmd(file: str, outputs: tuple[str, ...], fmt: str | None, resampl
     balanced accuracy with BCa 95% CIs, macro-F1, the majority-class baseline, per judge."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     output = choice.format
-    from factgraph.meta_eval import JudgeCard, load_judgement_rows, write_judge_card
-    from factgraph.wikicontradict import load_split
+    from factgraph.datasets.wikicontradict import load_split
+    from factgraph.evaluation.meta_eval import JudgeCard, load_judgement_rows, write_judge_card
 
     rows = load_judgement_rows(file)
     if split != "all":
@@ -203,9 +203,14 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     choice = read_output(outputs, fmt, FORMATS, "table")
     output = choice.format
     from factgraph.cli.evaluate import build_config, build_evaluator
+    from factgraph.datasets.wikicontradict import (
+        load_items,
+        sample_items,
+        score_results,
+        split_items,
+    )
+    from factgraph.evaluation.meta_eval import JudgeCard, write_judge_card
     from factgraph.io import iter_evaluations
-    from factgraph.meta_eval import JudgeCard, write_judge_card
-    from factgraph.wikicontradict import load_items, sample_items, score_results, split_items
 
     if kw.get("judge") and not kw.get("method"):
         kw["method"] = build_config(kw).method  # the judge's method, read the one way

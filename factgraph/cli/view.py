@@ -33,7 +33,7 @@ def _write(path: str, text: str) -> None:
 def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: int,
              judge_card: str | None) -> None:
     """Write an interactive, offline view of RUN (a graph, an Evaluation, or a results JSONL)."""
-    from factgraph.meta_eval import card_of, read_judge_card
+    from factgraph.evaluation.meta_eval import card_of, read_judge_card
     from factgraph.viz.view import render_view
 
     obj = load_one(run, evaluation_id)
@@ -74,7 +74,7 @@ def _slug(text: str) -> str:
 def report_cmd(results: str, out: str, views: bool, title: str, judge_card: str | None) -> None:
     """Write an HTML report (tables, plots, basis lists) over RESULTS: an Evaluation JSONL, an
     Evaluation JSON, or bare fact graphs (read with their computed S)."""
-    from factgraph.meta_eval import card_of, read_judge_card
+    from factgraph.evaluation.meta_eval import card_of, read_judge_card
     from factgraph.viz.report import ReportBuilder, write_report
     from factgraph.viz.view import render_view
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.argue_io import (
+from factgraph.datasets.argue_io import (
     Nugget,
     Report,
     load_documents,

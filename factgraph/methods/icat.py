@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.aspects import Aspect, load_aspects, load_qrels
+from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.metrics.icat import (

@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.argue_io import load_documents
+from factgraph.datasets.argue_io import load_documents
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble

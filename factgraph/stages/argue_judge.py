@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.argue_io import Nugget, Report, ReportSentence, SentenceJudgements
+from factgraph.datasets.argue_io import Nugget, Report, ReportSentence, SentenceJudgements
 from factgraph.inputs import Document
 from factgraph.stages.prompting import load_prompt, numbered
 from factgraph.stages.session import ModelSession

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from factgraph.resources import resource_dir
+from factgraph.io import resource_dir
 
 # Runs one read-only Cypher statement with parameters (a store's ``run``).
 Runner = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]

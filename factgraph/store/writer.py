@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from factgraph.io import resource_path
 from factgraph.models import Evaluation
-from factgraph.resources import resource_path
 from factgraph.store.base import GraphStore
 from factgraph.store.records import evaluation_rows
 

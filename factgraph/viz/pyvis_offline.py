@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 from pyvis.network import Network
 
-from factgraph.resources import resource_dir
+from factgraph.io import resource_dir
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
 TEMPLATE = "pyvis.html"

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from factgraph.resources import resource_path
+from factgraph.io import resource_path
 
 
 def json_for_script(data: Any) -> str:

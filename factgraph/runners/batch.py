@@ -19,8 +19,8 @@ Guarantees:
 
 Who evaluates is pluggable: an :class:`Executor` turns the pending inputs into
 :class:`Outcome` s (the default :class:`LocalExecutor` runs them one after another in this
-process; ``factgraph.distributed.RayExecutor`` spreads them over Ray actors). The runner stays
-the one writer of the results and failure files whatever the executor.
+process; ``factgraph.runners.distributed.RayExecutor`` spreads them over Ray actors). The
+runner stays the one writer of the results and failure files whatever the executor.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Batch evaluation on a Ray cluster: actors evaluate, the driver writes.
 
-:class:`RayExecutor` is a :class:`factgraph.batch.Executor`. Each worker is a Ray actor that
+:class:`RayExecutor` is a :class:`factgraph.runners.batch.Executor`. Each worker is a Ray actor that
 builds its evaluator (and so its model backends: a ``vllm:`` model is loaded once per actor,
 on the ``num_gpus`` Ray gives it) once and then evaluates many inputs. The driver keeps
 ``in_flight_per_worker`` inputs queued at each actor and hands the finished ones to
-:class:`factgraph.batch.BatchRunner`, which stays the only writer of the results file (one
+:class:`factgraph.runners.batch.BatchRunner`, which stays the only writer of the results file (one
 complete line + fsync each), so ``--resume`` works after a killed driver exactly as it does
 locally.
 
@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from factgraph.batch import Outcome, evaluate_one
 from factgraph.inputs import EvaluationInput
 from factgraph.models import Evaluation
+from factgraph.runners.batch import Outcome, evaluate_one
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""Evaluations as tables: the rows of DataFrames and of ``factgraph export``."""

@@ -1,0 +1,1 @@
+"""Runners: evaluate many inputs, resumably: the batch runner and the Ray runner."""
