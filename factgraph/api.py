@@ -66,12 +66,19 @@ def to_documents(documents: Iterable[DocumentLike]) -> list[Document]:
     return docs
 
 
+# The base of every configuration the Python API builds without ``config=``: the documented
+# default method of ``factgraph.evaluate`` is nli (the CLI's, and a config file's, is e2e).
+API_BASE = {"method": "nli"}
+
+
 def make_config(method: str | None = None, model: str | None = None,
                 config: EvaluationConfig | None = None, judge: str | None = None,
                 **options: Any) -> EvaluationConfig:
     """The typed configuration from a method, a model spec and flat option names (the CLI's
-    flag names); ``config`` is the base they override. ``judge`` names a judge
-    (``factgraph.methods.judges``) whose method and options are the base of ``options``."""
+    flag names). Precedence is :meth:`EvaluationConfig.merged`'s alone: what is given here
+    (None: not given) overrides the base, which is ``config``, else the API's base
+    (``method="nli"``). ``judge`` names a judge (``factgraph.methods.judges``) whose method and
+    options come under what is given here."""
     flat: dict[str, Any] = {"method": method, "model": model, **options}
     if judge is not None:
         from factgraph.methods.judges import get_judge
@@ -81,9 +88,8 @@ def make_config(method: str | None = None, model: str | None = None,
             raise ConfigError(f"judge {named.name} is a {named.method} judge; method "
                               f"{method!r} contradicts it")
         flat = {**named.flat(), **{k: v for k, v in flat.items() if v is not None}}
-    if config is None:
-        return EvaluationConfig.from_flat({k: v for k, v in flat.items() if v is not None})
-    return config.merged(**flat)
+    base = config if config is not None else EvaluationConfig.from_flat(API_BASE)
+    return base.merged(**flat)
 
 
 def evaluator(method: str | None = None, *, model: str | TextBackend | None = None,
@@ -95,12 +101,11 @@ def evaluator(method: str | None = None, *, model: str | TextBackend | None = No
 
     ``model`` is a spec (``openai:NAME@URL``, ``vllm:PATH``, ``transformers:PATH``) or an
     already loaded text backend; ``backends`` gives every model at once. ``judge`` names a
-    judge (``factgraph judges``): its method and options, overridden by ``options``. Without
-    a judge or a config the method is ``nli``.
+    judge (``factgraph judges``): its method and options, overridden by ``options``. A
+    ``method`` (or option) left None keeps the config's (``config``, else the API's base:
+    ``nli``); see :func:`make_config`.
     """
     spec = model if isinstance(model, str) else None
-    if method is None and judge is None and config is None:
-        method = "nli"
     cfg = make_config(method, spec, config, judge, **options)
     if backends is None and model is not None and not isinstance(model, str):
         backends = _backends_for(model, cfg)

@@ -35,6 +35,7 @@ from pydantic import (
     model_validator,
 )
 
+from factgraph.backends.base import DEFAULT_MAX_TOKENS
 from factgraph.io import InputError, describe_validation_error
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
 
-DEFAULT_MAX_TOKENS = 768
+DEFAULT_METHOD = "e2e"  # the method of a config (CLI, config file) that names none
 
 
 class ConfigError(ValueError):
@@ -103,11 +104,10 @@ SECTIONS = ("generation", "limits", "options")
 
 
 def method_option_names(method: str) -> list[str]:
-    """The option names a method takes (its options class's fields)."""
-    from factgraph.methods import get_method
+    """The option names a method takes (its options model's flat names)."""
+    from factgraph.methods.registry import get_method_spec, option_fields
 
-    options_cls, _ = get_method(method)
-    return sorted(options_cls.model_fields)
+    return sorted(option_fields(get_method_spec(method).options))
 
 
 class EvaluationConfig(BaseModel):
@@ -115,7 +115,8 @@ class EvaluationConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    method: str = Field("e2e", description="A method registered in factgraph.methods.METHODS.")
+    method: str = Field(DEFAULT_METHOD, description="A method of the registry "
+                                                    "(factgraph.methods.registry).")
     model: str | None = Field(None, description="Text model spec: vllm:PATH, "
                                                 "transformers:PATH[#FILE.gguf], openai:NAME[@URL].")
     nli_model: str | None = Field(None, description="NLI judge spec; default: the text model.")
@@ -142,12 +143,13 @@ class EvaluationConfig(BaseModel):
 
     @model_validator(mode="after")
     def _options_fit_the_method(self) -> EvaluationConfig:
-        from factgraph.methods import get_method
+        from factgraph.methods.registry import get_method_spec, option_fields
 
-        options_cls, _ = get_method(self.method)
-        unknown = sorted(set(self.options) - set(options_cls.model_fields))
+        options_cls = get_method_spec(self.method).options
+        accepted = sorted(option_fields(options_cls))
+        unknown = sorted(set(self.options) - set(accepted))
         if unknown:
-            raise UnknownOptionError(self.method, unknown, sorted(options_cls.model_fields))
+            raise UnknownOptionError(self.method, unknown, accepted)
         try:
             options_cls.model_validate(self.options)
         except ValidationError as e:
@@ -245,10 +247,9 @@ class EvaluationConfig(BaseModel):
         another method."""
         if self.method != "e2e":
             return None
-        from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+        from factgraph.methods.comprehensiveness import DEFAULT_COVERAGE_JUDGE
 
-        default = ComprehensivenessOptions.model_fields["coverage_judge"].default
-        return str(self.options.get("coverage_judge", default))
+        return str(self.options.get("coverage_judge", DEFAULT_COVERAGE_JUDGE))
 
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad

@@ -22,13 +22,16 @@ class ChatMessage(BaseModel):
     content: str
 
 
+DEFAULT_MAX_TOKENS = 768  # the generation cap per call of every run that sets none
+
+
 class GenerationParams(BaseModel):
     """Sampling parameters; all of them are part of the cache key."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     temperature: float = 0.0
-    max_tokens: int = 512
+    max_tokens: int = DEFAULT_MAX_TOKENS
     seed: int | None = 0
     stop: tuple[str, ...] = ()
     top_logprobs: int | None = Field(

@@ -15,16 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from pydantic import ValidationError
 
 from factgraph.cli.main import UserError
+from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
     format_option,
     make_console,
     read_output,
 )
+from factgraph.config import DEFAULT_METHOD
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.io import InputError, describe_validation_error, read_jsonl
+from factgraph.io import InputError, read_jsonl
 from factgraph.methods import METHODS
 from factgraph.models import Evaluation
 
@@ -36,37 +37,18 @@ log = logging.getLogger(__name__)
 
 METHOD_NAMES = list(METHODS)  # the registry is the one list of method names
 
-# Method-option flags: (flag, option field, type, help).
-OPTION_FLAGS: list[tuple[str, str, Any, str]] = [
-    ("--t-rel", "t_rel", float, "Relevance threshold T_rel, 1-5 (nli, qa)."),
-    ("--t-conf", "t_conf", float, "Answer confidence threshold T_conf, 1-5 (qa)."),
-    ("--prune-top-k", "prune_top_k", int, "NLI lever: k most similar premises per hypothesis."),
-    ("--prune-min-similarity", "prune_min_similarity", float,
-     "NLI lever: cosine similarity floor for judged pairs."),
-    ("--summarize-over-chars", "summarize_over_chars", int,
-     "Summarise background texts longer than this (query-focused)."),
-    ("--corpus", "corpus", str, "Corpus: JSONL of documents or a folder of .txt (icat, prf)."),
-    ("--aspects", "aspects", str, "Aspects file (icat-m, icat-s)."),
-    ("--qrels", "qrels", str, "Aspect-level relevance judgements (icat-m)."),
-    ("--topic", "topic", str, "TREC topic number to take aspects from (icat)."),
-    ("--beta", "beta", float, "β of ICAT_β, or the salience weight of importance (prf)."),
-    ("--alpha", "alpha", float, "Relevance weight of importance (prf)."),
-    ("--k", "k", int, "Budget K of the reference fact set (prf)."),
-    ("--evidence", "evidence", str, "Evidence documents (prf)."),
-    ("--request", "request", str, "Report request file (argue)."),
-    ("--report", "report", str, "Report file: sentences with citations (argue)."),
-    ("--nuggets", "nuggets", str, "Nuggets file (argue)."),
-    ("--docs", "docs", str, "Cited documents (argue)."),
-    ("--judgements", "judgements", str, "Manual judgements instead of a model (argue)."),
-]
-BOOL_FLAGS: list[tuple[str, str, str]] = [
-    ("--skip-implied/--no-skip-implied", "skip_implied",
-     "NLI lever: skip pairs an already judged path implies."),
-    ("--skip-inert/--no-skip-inert", "skip_inert",
-     "NLI lever: skip context→response pairs that cannot change coverage."),
-    ("--revise/--no-revise", "revise", "NLI: revise atoms (resolve references, split)."),
-    ("--pint/--no-pint", "use_pint", "Q&A: compare quantities with pint first."),
-]
+# Keywords of the commands that take common_options (a method option may not take them).
+RUN_FLAGS = ("model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
+             "no_cache", "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements")
+_COMMAND_KEYWORDS = frozenset({
+    *RUN_FLAGS, "method", "judge", "config", "set_values", "cache",
+    # evaluate / batch / meta-eval's own options
+    "input_file", "query", "response_file", "context_files", "input_id", "outputs", "fmt",
+    "fail_under", "fail_score", "judge_card", "resume", "progress", "executor", "ray_address",
+    "workers", "gpus_per_worker", "cpus_per_worker", "data", "split", "sample", "sample_seed",
+    "card_file", "results_file", "resamples", "file", "label", "background", "score_only"})
+# Method-option flags, generated from the registered methods' options models.
+OPTION_FLAGS: list[OptionFlag] = option_flags(_COMMAND_KEYWORDS)
 
 
 def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
@@ -82,36 +64,13 @@ def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def method_options(method: str, given: dict[str, Any]) -> dict[str, Any]:
-    """Validate option values against the method's options class (one-line errors)."""
-    from factgraph.methods import get_method
-
-    try:
-        options_cls, _ = get_method(method)
-    except (ValueError, ImportError) as e:
-        raise UserError(str(e)) from None
-    fields = set(options_cls.model_fields)
-    unknown = sorted(set(given) - fields)
-    if unknown:
-        flags = ", ".join("--" + u.replace("_", "-") for u in unknown)
-        raise UserError(f"{flags} does not apply to --method {method} "
-                        f"(it takes: {', '.join(sorted(fields))})")
-    try:
-        options_cls.model_validate(given)
-    except ValidationError as e:
-        raise UserError(f"--method {method}: {describe_validation_error(e)}") from None
-    return given
-
-
 def common_options(f: Any) -> Any:
     """Flags shared by evaluate and batch."""
-    for flag, name, typ, help_ in reversed(OPTION_FLAGS):
-        f = click.option(flag, name, type=typ, default=None, help=help_)(f)
-    for flag, name, help_ in reversed(BOOL_FLAGS):
-        f = click.option(flag, name, default=None, help=help_)(f)
+    f = flag_options(OPTION_FLAGS)(f)
     decorators = [
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
-                     help="Evaluation method (default e2e, or from --config)."),
+                     help=f"Evaluation method (default {DEFAULT_METHOD}, or from --config); "
+                          "a method's options are the flags marked with its name."),
         click.option("--judge", "judge", default=None, metavar="NAME",
                      help="A named judge: method, options, cut-offs and models in one name "
                           "(`factgraph judges` lists them); other flags override its "
@@ -144,10 +103,6 @@ def common_options(f: Any) -> Any:
     return f
 
 
-RUN_FLAGS = ("model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
-             "no_cache", "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements")
-
-
 def build_config(kw: dict[str, Any]) -> EvaluationConfig:
     """The typed run configuration (factgraph.config) from the CLI keyword arguments: flags
     win over ``--set``, which wins over the ``--config`` file; the same names and validation
@@ -173,13 +128,19 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
         values.update(judge.flat())
     values.update(read_config_file(kw["config"]) if kw.get("config") else {})
     values.update(_parse_set(kw.get("set_values") or ()))
-    flags = [*RUN_FLAGS, *(name for _, name, _, _ in OPTION_FLAGS),
-             *(name for _, name, _ in BOOL_FLAGS)]
-    given = {name: kw[name] for name in flags if kw.get(name) is not None}
+    given = {name: kw[name] for name in RUN_FLAGS if kw.get(name) is not None}
     if not given.get("no_cache"):
         given.pop("no_cache", None)  # the flag's default (False) must not hide a file's cache
+    method = kw.get("method") or values.get("method") or DEFAULT_METHOD
+    options, wrong = given_options(OPTION_FLAGS, kw, method)
+    if wrong:
+        from factgraph.config import method_option_names
+
+        raise UserError(f"{', '.join(wrong)} does not apply to --method {method} "
+                        f"(it takes: {', '.join(method_option_names(method))})")
     values.update(given)
-    values["method"] = kw.get("method") or values.get("method") or "e2e"
+    values.update(options)
+    values["method"] = method
     try:
         return EvaluationConfig.from_flat(values)
     except UnknownOptionError as e:
@@ -243,10 +204,17 @@ FORMATS = ("table", "json")
 FAIL_UNDER = click.option(
     "--fail-under", type=float, default=None, metavar="S",
     help="A gate for CI: exit 1 when a score is below S or undefined, listing the ids.")
+def _main_scores() -> str:
+    """``comprehensiveness for nli, qa, e2e; icat for icat-m, ...`` from the registry."""
+    by_score: dict[str, list[str]] = {}
+    for name in METHODS:
+        by_score.setdefault(METHODS[name].main_score, []).append(name)
+    return "; ".join(f"{score} for {', '.join(names)}" for score, names in by_score.items())
+
+
 FAIL_SCORE = click.option(
     "--fail-score", default=None, metavar="NAME",
-    help="The score --fail-under checks (default: the method's main score — "
-         "comprehensiveness; icat for icat-*; f1 for prf; recall for argue).")
+    help=f"The score --fail-under checks (default: the method's main score — {_main_scores()}).")
 
 
 def check_gate(evaluations: Iterable[Evaluation], minimum: float, score: str | None
@@ -306,8 +274,7 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     if input_file:
         inp = parse_model(EvaluationInput, json.loads(_read_text(input_file)), input_file)
     else:
-        method = kw.get("method") or "e2e"
-        needs_text = method not in ("argue",)
+        needs_text = METHODS[kw.get("method") or DEFAULT_METHOD].needs_response
         if needs_text and (query is None or response_file is None):
             raise UserError("give --query and --response (or --input FILE)")
         inp = EvaluationInput(id=input_id, query=query or "",

@@ -21,6 +21,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
+from factgraph.config import DEFAULT_METHOD
 from factgraph.evaluation.meta_eval import summarize_judgements
 
 
@@ -79,6 +80,16 @@ def run_missing(make_evaluator: Callable[[], Any], results: Path,
                         + (f", stopped by {summary.stopped_by_signal}"
                            if summary.stopped_by_signal else "")
                         + f": see {results}.failures.jsonl, then rerun with --resume")
+
+
+def _meta_evaluable(method: str, what: str) -> None:
+    """UserError unless the registry marks ``method`` meta-evaluable (its main score is a
+    comprehensiveness that human labels can be set against)."""
+    from factgraph.methods import METHODS
+
+    if not METHODS[method].meta_evaluable:
+        names = [m for m in METHODS if METHODS[m].meta_evaluable]
+        raise UserError(f"--method {method}: {what} {', '.join(names)}")
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -214,9 +225,8 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
 
     if kw.get("judge") and not kw.get("method"):
         kw["method"] = build_config(kw).method  # the judge's method, read the one way
-    method = kw.get("method") or "e2e"
-    if method not in ("e2e", "qa", "nli"):
-        raise UserError(f"--method {method}: WikiContradict meta-evaluates e2e, qa or nli")
+    method = kw.get("method") or DEFAULT_METHOD
+    _meta_evaluable(method, "WikiContradict meta-evaluates")
     kw["method"] = method
     if sample is not None and sample < 1:
         raise UserError("--sample must be at least 1")
@@ -357,9 +367,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     judge_name = kw.get("judge") or None
     if judged and not score_only:
         config = build_config(kw)
-        if config.method not in ("e2e", "qa", "nli"):
-            raise UserError(f"--method {config.method}: pairwise meta-evaluates a "
-                            "comprehensiveness method (e2e, qa, nli)")
+        _meta_evaluable(config.method, "pairwise meta-evaluates a comprehensiveness method:")
         try:
             inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
         except ValueError as e:

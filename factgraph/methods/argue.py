@@ -45,6 +45,7 @@ from factgraph.datasets.argue_io import (
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.argue import (
     REWARD,
     SentenceJudgement,
@@ -220,3 +221,9 @@ def run_argue(inp: EvaluationInput, session: ModelSession, options: ArgueOptions
                   "judged_by": dict(Counter(src for q in judged.source.values()
                                             for src in q.values())), "request": request,
                   "report_id": report.id})
+
+
+ARGUE = MethodSpec(name="argue", options=ArgueOptions, run=run_argue, main_score="recall",
+                   needs_response=False,
+                   description="ARGUE: a report with citations against nuggets (Mayfield et "
+                               "al. 2024).")

@@ -43,12 +43,14 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.fields import FieldInfo
 
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.registry import MethodSpec
 from factgraph.models import (
     Evaluation,
     FactGraph,
@@ -85,18 +87,25 @@ log = logging.getLogger(__name__)
 RESPONSE = "response"
 
 
-class ComprehensivenessOptions(BaseModel):
-    """Options of the three comprehensiveness methods (defaults follow Dejl et al. 2025, §4)."""
-
+class _Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    t_rel: float = Field(3.5, description="Relevance threshold T_rel (1-5) for context atoms "
-                                          "and questions.")
-    t_conf: float = Field(2.0, description="Answer confidence threshold T_conf (1-5).")
-    revise: bool = Field(True, description="NLI: revise atoms (resolve references, split).")
-    relevance_filter: bool = Field(True, description="NLI: drop context atoms with r < T_rel.")
+
+class _Summarize(_Options):
     summarize_over_chars: int | None = Field(
         None, description="Summarise background texts longer than this, focused on the query.")
+
+
+class _Relevance(_Options):
+    t_rel: float = Field(3.5, description="Relevance threshold T_rel (1-5) for context atoms "
+                                          "and questions.")
+
+
+class NLIOptions(_Relevance, _Summarize):
+    """Options of ``--method nli`` (defaults follow Dejl et al. 2025, §4)."""
+
+    revise: bool = Field(True, description="NLI: revise atoms (resolve references, split).")
+    relevance_filter: bool = Field(True, description="NLI: drop context atoms with r < T_rel.")
     prune_top_k: int | None = Field(None, description="NLI lever: judge only the k most similar "
                                                       "premises of each hypothesis.")
     prune_min_similarity: float | None = Field(
@@ -109,27 +118,44 @@ class ComprehensivenessOptions(BaseModel):
         None, ge=0.0, le=1.0, description="NLI: a pair entails when P(entails) ≥ this (tuned "
                                           "on dev); None: when entailment is the most "
                                           "probable label.")
-    use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.")
-    coverage_judge: Literal["auto", "list", "per-fact", "answers", "sentences"] = Field(
-        "auto", description="E2E: 'auto' (the default) picks per input the judge that "
-                            "measured best for its kind (DEFAULT_JUDGES of "
-                            "factgraph.methods.judges: a short answer or a long-form one, see "
-                            "long_form_min_words); one call listing covered / uncovered facts "
-                            "('list'); context facts extracted once per query and one yes/no "
-                            "question per fact ('per-fact'); the answers each text gives to "
-                            "the query and one yes/no question per answer ('answers'); or the "
-                            "background texts' clauses as facts, judged by the word check, "
-                            "embedding similarity and, with sentence_model_check, the model "
-                            "for the undecided ('sentences', for long references).")
-    coverage_cutoff: float = Field(0.5, ge=0.0, le=1.0,
-                                   description="E2E per-fact / answers: a fact is covered "
-                                               "when P(yes) ≥ this. Unset: the cut-off tuned "
-                                               "on the WikiContradict dev split for the "
-                                               "judge (per-fact 0.3, answers 0.7).")
+
+
+class QAOptions(_Relevance, _Summarize):
+    """Options of ``--method qa`` (defaults follow Dejl et al. 2025, §4)."""
+
+    t_conf: float = Field(2.0, description="Answer confidence threshold T_conf (1-5).")
+    use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.",
+                           json_schema_extra={"flag": "pint"})
+
+
+# --- the e2e judges: one options model per judge, told apart by ``coverage_judge`` -------------
+# Every default is written once, here. The cut-offs are the ones benchmarks/judges.py tuned on
+# WikiContradict dev answers (Qwen2.5-Coder-1.5B; docs/judge_cards/): per-fact 0.3 on 20
+# answers, answers 0.7 on 80 and on 160; the sentences cascade's P(yes) cut-off
+# benchmarks/long_form.py tuned on the pairwise dev set: 0.9 (0.5: Pearson / Spearman
+# 66.5 / 60.3, 0.7: 66.8 / 61.1, 0.9: 67.3 / 61.8). A run with the defaults is the run the
+# judge's card describes.
+
+_CUTOFF_HELP = ("E2E: a fact is covered when P(yes) ≥ this; the default is the judge's cut-off "
+                "tuned on dev (per-fact 0.3, answers 0.7, sentences 0.9; list: unused).")
+
+
+def _cutoff(default: float) -> Any:
+    return Field(default, ge=0.0, le=1.0, description=_CUTOFF_HELP)
+
+
+class _Questions(_Options):
+    """What the per-fact and answers judges share: one yes/no question per fact."""
+
     coverage_samples: int = Field(1, ge=1, le=16,
                                   description="E2E per-fact self-consistency: ask each fact k "
                                               "times at temperature 1 and average (k× cost).")
-    max_facts_per_text: int = Field(8, ge=1, description="E2E per-fact: facts kept per text.")
+    grounding_min_overlap: float | None = Field(
+        0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
+                                         "in its own text less than this share (None: keep).")
+
+
+class _AnswerFields(_Questions):
     max_answers_per_text: int = Field(3, ge=1, description="E2E answers: answers to the query "
                                                            "kept per text.")
     answer_quote: bool = Field(False, description="E2E answers: the model first copies the "
@@ -165,15 +191,9 @@ class ComprehensivenessOptions(BaseModel):
     response_answer_cutoff: float = Field(
         0.5, ge=0.0, le=1.0, description="E2E answers: a text supports a response answer when "
                                          "P(yes) ≥ this.")
-    grounding_min_overlap: float | None = Field(
-        0.5, ge=0.0, le=1.0, description="E2E per-fact: drop a fact whose content words occur "
-                                         "in its own text less than this share (None: keep).")
 
-    long_form_min_words: int = Field(
-        80, ge=1, description="E2E auto: a response of at least this many words, or one "
-                              "judged against a single text (a reference answer), is a "
-                              "long-form answer (judged by the long-form default judge); a "
-                              "shorter one over several texts a short answer.")
+
+class _SentenceFields(_Options):
     fact_unit: Literal["clause", "sentence"] = Field(
         "clause", description="E2E sentences: the facts of a background text are its clauses "
                               "(sentences cut at clause boundaries) or its whole sentences.")
@@ -199,23 +219,135 @@ class ComprehensivenessOptions(BaseModel):
         3, ge=1, description="E2E sentences with sentence_model_check: response sentences "
                              "shown to the model per fact (the most similar).")
 
+
+class ListJudge(_Options):
+    """One call lists the covered and uncovered facts (Dejl et al. 2025, §3.3)."""
+
+    coverage_judge: Literal["list"] = "list"
+    coverage_cutoff: float = _cutoff(0.5)  # unused: a listed fact is covered or not (P = 1)
+
+
+class PerFactJudge(_Questions):
+    """Context facts extracted once per query and texts, one yes/no question per fact."""
+
+    coverage_judge: Literal["per-fact"] = "per-fact"
+    coverage_cutoff: float = _cutoff(0.3)
+    max_facts_per_text: int = Field(8, ge=1, description="E2E per-fact: facts kept per text.")
+
+
+class AnswersJudge(_AnswerFields):
+    """The answers each text gives to the query, one yes/no question per answer."""
+
+    coverage_judge: Literal["answers"] = "answers"
+    coverage_cutoff: float = _cutoff(0.7)
+
+
+class SentencesJudge(_SentenceFields):
+    """Long references: the background texts' clauses are the facts, covered by the word check,
+    embedding similarity and (``sentence_model_check``) one model token."""
+
+    coverage_judge: Literal["sentences"] = "sentences"
+    coverage_cutoff: float = _cutoff(0.9)
+
+
+class AutoJudge(_AnswerFields, _SentenceFields):
+    """Per input, the judge that measured best for its kind (``DEFAULT_JUDGES`` of
+    ``factgraph.methods.judges``: the answers judge for a short answer, the sentences judge for
+    a long-form one). It takes the options of both; those given explicitly are kept when the
+    chosen judge has them."""
+
+    coverage_judge: Literal["auto"] = "auto"
+    coverage_cutoff: float | None = Field(None, ge=0.0, le=1.0, description=_CUTOFF_HELP)
+    long_form_min_words: int = Field(
+        80, ge=1, description="E2E auto: a response of at least this many words, or one "
+                              "judged against a single text (a reference answer), is a "
+                              "long-form answer (judged by the long-form default judge); a "
+                              "shorter one over several texts a short answer.")
+
+
+CoverageJudge = Annotated[ListJudge | PerFactJudge | AnswersJudge | SentencesJudge | AutoJudge,
+                          Field(discriminator="coverage_judge")]
+JUDGE_OPTIONS: dict[str, type[_Options]] = {
+    "auto": AutoJudge, "list": ListJudge, "per-fact": PerFactJudge, "answers": AnswersJudge,
+    "sentences": SentencesJudge}
+DEFAULT_COVERAGE_JUDGE = "auto"
+_JUDGE_HELP = ("E2E judge: 'auto' (the default) picks per input the judge that measured best "
+               "for its kind (DEFAULT_JUDGES of factgraph.methods.judges: a short answer or a "
+               "long-form one, see long_form_min_words); one call listing covered / uncovered "
+               "facts ('list'); context facts extracted once per query and one yes/no question "
+               "per fact ('per-fact'); the answers each text gives to the query and one yes/no "
+               "question per answer ('answers'); or the background texts' clauses as facts, "
+               "judged by the word check, embedding similarity and, with "
+               "sentence_model_check, the model for the undecided ('sentences', for long "
+               "references).")
+
+
+class E2EOptions(_Summarize):
+    """Options of ``--method e2e``: the judge and its own options (``judge``, one model per
+    ``coverage_judge``). Built from flat names as every method's options are
+    (``E2EOptions(coverage_judge="answers", coverage_cutoff=0.6)``), read flat too
+    (``options.coverage_cutoff`` is ``options.judge.coverage_cutoff``); an option the chosen
+    judge does not take is an error naming what it takes."""
+
+    judge: CoverageJudge = Field(default_factory=AutoJudge, description=_JUDGE_HELP)
+
     @model_validator(mode="before")
     @classmethod
-    def _dev_tuned_cutoff(cls, data: Any) -> Any:
-        """An unset ``coverage_cutoff`` is the judge's cut-off tuned on dev (the judge cards'
-        value), so that a run with the defaults is the run the card describes."""
-        if isinstance(data, dict) and "coverage_cutoff" not in data:
-            judge = data.get("coverage_judge", cls.model_fields["coverage_judge"].default)
-            if judge in DEV_TUNED_CUTOFFS:
-                data = {**data, "coverage_cutoff": DEV_TUNED_CUTOFFS[judge]}
-        return data
+    def _judge_from_flat_names(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "judge" in data:
+            return data
+        own = {k: v for k, v in data.items() if k in cls.model_fields}
+        rest = {k: v for k, v in data.items() if k not in cls.model_fields}
+        name = rest.get("coverage_judge", DEFAULT_COVERAGE_JUDGE)
+        variant = JUDGE_OPTIONS.get(name) if isinstance(name, str) else None
+        if variant is not None:
+            wrong = sorted(set(rest) - set(variant.model_fields))
+            if wrong:
+                raise ValueError(
+                    f"option {', '.join(repr(w) for w in wrong)} does not apply to "
+                    f"coverage_judge {name!r} (it takes: "
+                    f"{', '.join(sorted(set(cls.flat_names(name))))})")
+        return {**own, "judge": {"coverage_judge": name, **rest}}
+
+    @classmethod
+    def flat_names(cls, judge: str | None = None) -> list[str]:
+        """The flat option names (of one judge, or of any judge)."""
+        own = [n for n in cls.model_fields if n != "judge"]
+        variants = [JUDGE_OPTIONS[judge]] if judge else list(JUDGE_OPTIONS.values())
+        return own + [n for v in variants for n in v.model_fields if n not in own]
+
+    @classmethod
+    def flat_fields(cls) -> dict[str, FieldInfo]:
+        """Every flat option with its field (the first judge's, for a shared name)."""
+        out = {n: f for n, f in cls.model_fields.items() if n != "judge"}
+        out["coverage_judge"] = FieldInfo(annotation=Literal[tuple(JUDGE_OPTIONS)],  # type: ignore[misc]
+                                          default=DEFAULT_COVERAGE_JUDGE,
+                                          description=_JUDGE_HELP)
+        for variant in JUDGE_OPTIONS.values():
+            for name, f in variant.model_fields.items():
+                out.setdefault(name, f)
+        return out
+
+    def flat(self) -> dict[str, Any]:
+        """The options as flat names: e2e's own, then the judge's (as recorded in an
+        Evaluation's parameters)."""
+        own = {n: getattr(self, n) for n in E2EOptions.model_fields if n != "judge"}
+        judge = self.judge.model_dump()
+        return {**own, "coverage_judge": judge.pop("coverage_judge"), **judge}
+
+    def __getattr__(self, name: str) -> Any:
+        judge = self.__dict__.get("judge")
+        if judge is not None and name in type(judge).model_fields:
+            return getattr(judge, name)
+        return super().__getattr__(name)  # type: ignore[misc]
 
 
-# The cut-offs benchmarks/judges.py tuned on WikiContradict dev answers (Qwen2.5-Coder-1.5B;
-# docs/judge_cards/): per-fact 0.3 on 20 answers, answers 0.7 on 80 and on 160; the sentences
-# cascade's P(yes) cut-off benchmarks/long_form.py tuned on the pairwise dev set: 0.9 (0.5:
-# Pearson / Spearman 66.5 / 60.3, 0.7: 66.8 / 61.1, 0.9: 67.3 / 61.8).
-DEV_TUNED_CUTOFFS: dict[str, float] = {"per-fact": 0.3, "answers": 0.7, "sentences": 0.9}
+class ComprehensivenessOptions(NLIOptions, QAOptions, E2EOptions):
+    """Every option of nli, qa and e2e in one model, for Python code that calls
+    :func:`run_nli`, :func:`run_qa` or :func:`run_e2e` directly with one set of options. Each
+    run function reads (and records) only its own method's options; the registry, the config
+    and the CLI use :class:`NLIOptions`, :class:`QAOptions` and :class:`E2EOptions`, so an
+    option a method does not take is an error there."""
 
 
 def _hash(data: Any) -> str:
@@ -270,9 +402,17 @@ def _session_models(session: ModelSession) -> dict[str, str | None]:
         ("text", session.text), ("nli", session.nli), ("embeddings", session.embeddings))}
 
 
-def _parameters(method: str, options: ComprehensivenessOptions,
-                session: ModelSession) -> dict[str, Any]:
-    return {"method": method, **options.model_dump(), "models": _session_models(session),
+def _own_options(method: str, options: Any) -> dict[str, Any]:
+    """The options of ``method`` as flat names (only its own, whatever model holds them)."""
+    if method == "e2e":
+        return E2EOptions.flat(options)
+    own = NLIOptions if method == "nli" else QAOptions
+    return {n: getattr(options, n) for n in own.model_fields}
+
+
+def _parameters(method: str, options: Any, session: ModelSession) -> dict[str, Any]:
+    return {"method": method, **_own_options(method, options),
+            "models": _session_models(session),
             "generation": session.params.model_dump(mode="json", exclude={"json_schema"})}
 
 
@@ -286,7 +426,7 @@ def _incomplete(eval_id: str, method: str, graph: FactGraph, session: ModelSessi
 
 
 def _texts(session: ModelSession, inp: EvaluationInput,
-           options: ComprehensivenessOptions) -> tuple[dict[str, str], dict[str, Document]]:
+           options: _Summarize) -> tuple[dict[str, str], dict[str, Document]]:
     docs = _doc_keys(inp.documents)
     texts = {k: d.text for k, d in docs.items()}
     if options.summarize_over_chars is not None:
@@ -297,7 +437,7 @@ def _texts(session: ModelSession, inp: EvaluationInput,
 # --- NLI ------------------------------------------------------------------------------------
 
 def _build_context_part(session: ModelSession, inp: EvaluationInput,
-                        options: ComprehensivenessOptions, policy: PairPolicy) -> ContextPart:
+                        options: NLIOptions, policy: PairPolicy) -> ContextPart:
     before_traces, before_failures = len(session.traces), len(session.failures)
     before_counts = dict(session.counts)
     texts, docs = _texts(session, inp, options)
@@ -340,7 +480,7 @@ def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
         session.count(f"{stage}.{name}", getattr(stats, name))
 
 
-def run_nli(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
     params = _parameters("nli", options, session)
@@ -349,7 +489,7 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
                         skip_implied=options.skip_implied, skip_inert=options.skip_inert,
                         entail_cutoff=options.nli_cutoff)
     key = _hash({"query": inp.query, "docs": [(d.id, d.text) for d in inp.documents],
-                 "options": options.model_dump(), "models": _session_models(session),
+                 "options": _own_options("nli", options), "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
     part = _context_part(session, context_store, key,
                          lambda: _build_context_part(session, inp, options, policy))
@@ -378,7 +518,7 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
 
 # --- Q&A ------------------------------------------------------------------------------------
 
-def run_qa(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
            context_store: ContextStore | None = None) -> Evaluation:
     """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
@@ -428,7 +568,7 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: Comprehensivene
 
 # --- E2E ------------------------------------------------------------------------------------
 
-def run_e2e(inp: EvaluationInput, session: ModelSession, options: ComprehensivenessOptions,
+def run_e2e(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """End-to-end comprehensiveness (Dejl et al. 2025, §3.3): the whole response is one response
     statement; each listed fact is a context statement, entailed by it when covered."""
@@ -472,7 +612,7 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: Comprehensiven
 
 
 def _facts_part(session: ModelSession, inp: EvaluationInput,
-                options: ComprehensivenessOptions) -> ContextPart:
+                options: E2EOptions) -> ContextPart:
     before_traces, before_failures = len(session.traces), len(session.failures)
     before_counts = dict(session.counts)
     texts, docs = _texts(session, inp, options)
@@ -482,7 +622,7 @@ def _facts_part(session: ModelSession, inp: EvaluationInput,
         session, inp.query, texts,
         options.max_answers_per_text if answers else options.max_facts_per_text,
         options.grounding_min_overlap, stage=stage, kind="answers" if answers else "facts",
-        quote=options.answer_quote, joint=options.answer_joint)
+        quote=answers and options.answer_quote, joint=answers and options.answer_joint)
     # An answer is a short phrase: it is read together with the query (kind answer, q1).
     statements = [Statement(
         id=f"{'a' if answers else 'f'}{n}", text=f.text, origin=Origin.context,
@@ -530,7 +670,7 @@ def sentence_score(evaluation: Evaluation, words_cutoff: float, similarity_cutof
                                  coverage_cutoff) is not None for m in facts) / len(facts)
 
 
-def _how_judged(fact: str, response: str, options: ComprehensivenessOptions
+def _how_judged(fact: str, response: str, options: E2EOptions
                 ) -> Literal["words", "polarity", "model"]:
     """How a per-fact / answer judge decides one fact: the word check (answers stated word for
     word), the response's polarity (bare yes / no answers), or one model question."""
@@ -544,7 +684,7 @@ def _how_judged(fact: str, response: str, options: ComprehensivenessOptions
 
 
 def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
-                                options: ComprehensivenessOptions, texts: dict[str, str],
+                                options: E2EOptions, texts: dict[str, str],
                                 facts: list[Statement]) -> list[Statement]:
     """Answer statements for the response's answers that a background text supports and the
     texts' own answers lack (``stages/response_answers``), covered by the response; ``texts``
@@ -574,7 +714,7 @@ def _supported_response_answers(session: ModelSession, inp: EvaluationInput,
 
 
 def _one_answer_unless_several(session: ModelSession, inp: EvaluationInput,
-                               options: ComprehensivenessOptions, how: Sequence[str],
+                               options: E2EOptions, how: Sequence[str],
                                probs: list[float | None], response: Statement
                                ) -> list[float | None]:
     """The several-answers check (``several_answers_check``): to a query with one true
@@ -603,7 +743,7 @@ def _one_answer_unless_several(session: ModelSession, inp: EvaluationInput,
 
 
 def _run_per_fact(inp: EvaluationInput, session: ModelSession,
-                  options: ComprehensivenessOptions,
+                  options: E2EOptions,
                   context_store: ContextStore | None) -> Evaluation:
     """Per-fact end-to-end coverage: facts (or the texts' answers to the query) once per
     (query, texts), one question per fact."""
@@ -611,13 +751,10 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
     answers = options.coverage_judge == "answers"
     key = _hash({"per-fact": True, "query": inp.query,
                  "docs": [(d.id, d.text) for d in inp.documents],
-                 "options": options.model_dump(include={"summarize_over_chars",
-                                                        "max_facts_per_text",
-                                                        "max_answers_per_text",
-                                                        "answer_quote",
-                                                        "answer_joint",
-                                                        "coverage_judge",
-                                                        "grounding_min_overlap"}),
+                 "options": {k: v for k, v in E2EOptions.flat(options).items()
+                             if k in ("summarize_over_chars", "max_facts_per_text",
+                                      "max_answers_per_text", "answer_quote", "answer_joint",
+                                      "coverage_judge", "grounding_min_overlap")},
                  "models": _session_models(session),
                  "gen": session.params.model_dump(mode="json")})
     part = _context_part(session, context_store, key,
@@ -698,24 +835,29 @@ def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short
     return "short answer"
 
 
-def resolve_auto_judge(inp: EvaluationInput, options: ComprehensivenessOptions
-                       ) -> tuple[ComprehensivenessOptions, str]:
+def resolve_auto_judge(inp: EvaluationInput, options: E2EOptions
+                       ) -> tuple[E2EOptions, str]:
     """The options of the default judge for this input's kind (``DEFAULT_JUDGES``), with every
-    option the user set explicitly kept; and the judge's name. Logged once per input."""
+    option the user set explicitly kept where that judge takes it; and the judge's name.
+    Logged once per input."""
     from factgraph.methods.judges import DEFAULT_JUDGES, get_judge
 
     kind = input_kind(inp, options.long_form_min_words)
     judge = get_judge(DEFAULT_JUDGES[kind])
-    given = {k: getattr(options, k) for k in options.model_fields_set if k != "coverage_judge"}
+    auto = options.judge
+    chosen = JUDGE_OPTIONS[judge.options["coverage_judge"]]
+    given = {k: getattr(auto, k) for k in auto.model_fields_set
+             if k != "coverage_judge" and k in chosen.model_fields}
     log.info("%s: a %s (%d words): judge %s", inp.id, kind, len(inp.response.split()),
              judge.name)
-    return ComprehensivenessOptions.model_validate({**judge.options, **given}), judge.name
+    resolved = chosen.model_validate({**judge.options, **given})
+    return options.model_copy(update={"judge": resolved}), judge.name
 
 
 # --- long references: sentences as facts -----------------------------------------------------
 
 def _run_sentences(inp: EvaluationInput, session: ModelSession,
-                   options: ComprehensivenessOptions) -> Evaluation:
+                   options: E2EOptions) -> Evaluation:
     """The long-form judge (``factgraph.stages.sentence_coverage``): every sentence of the
     background texts is a fact; the word check, then embedding similarity, then (with
     ``sentence_model_check``) one yes/no token for the undecided. Each fact records ``w``
@@ -782,3 +924,15 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
     graph = FactGraph(query=inp.query, statements=[response, *judged], relations=relations)
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)
+
+
+# --- registration (factgraph.methods.registry) ------------------------------------------------
+
+NLI = MethodSpec(name="nli", options=NLIOptions, run=run_nli, meta_evaluable=True,
+                 description="Atoms, relevance filter, NLI pairs (Dejl et al. 2025, §3.1).")
+QA = MethodSpec(name="qa", options=QAOptions, run=run_qa, meta_evaluable=True,
+                description="Questions, answers per text, answer comparison (Dejl et al. 2025, "
+                            "§3.2).")
+E2E = MethodSpec(name="e2e", options=E2EOptions, run=run_e2e, meta_evaluable=True,
+                 description="One judge reads the response against the texts (Dejl et al. "
+                             "2025, §3.3); coverage_judge picks how.")

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.icat import (
     DEFAULT_BETAS,
     coverage_score,
@@ -67,12 +68,14 @@ class ICATOptions(BaseModel):
 
     corpus: str | None = Field(None, description="Corpus: JSONL of {id, text, title?}, a .txt "
                                                  "file or a folder of .txt files (default: the "
-                                                 "input's documents).")
+                                                 "input's documents).",
+                               json_schema_extra={"flag": "icat-corpus"})
     aspects: str | None = Field(None, description="Aspects file (JSON/JSONL list, or TREC Web "
                                                   "topics); ICAT-M and ICAT-S.")
     qrels: str | None = Field(None, description="Aspect-level qrels 'TOPIC SUBTOPIC DOCID REL' "
                                                 "(ICAT-M).")
-    beta: float = Field(1.0, gt=0, description="β of ICAT_β (> 1 weighs coverage more).")
+    beta: float = Field(1.0, gt=0, description="β of ICAT_β (> 1 weighs coverage more).",
+                        json_schema_extra={"flag": "icat-beta"})
     top_k: int = Field(10, ge=1, description="Passages retrieved per claim.")
     retriever: Literal["bm25", "dense"] = Field("bm25", description="bm25, or dense (needs an "
                                                                     "embedding model).")
@@ -185,9 +188,9 @@ def _scores(n_claims: int, n_supported: int, aspect_ids: list[str] | None,
 
 
 def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
-             options: ICATOptions, index: RetrievalIndex | None = None) -> Evaluation:
-    """ICAT-M / -S / -A of one input. ``index``: a prebuilt corpus index to share across a
-    batch (else opened from ``options``)."""
+             options: ICATOptions) -> Evaluation:
+    """ICAT-M / -S / -A of one input (the corpus index is opened from ``options``; with
+    ``index_dir`` it is built once and reused)."""
     method = f"icat-{variant}"
     params: dict[str, Any] = {"method": method, **options.model_dump(),
                               "models": _models(session),
@@ -205,8 +208,7 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
         if options.qrels is None:
             raise ValueError("icat-m needs aspect-level relevance judgements: --qrels FILE")
         relevant = _qrels_for(options.qrels, topic)
-    if index is None:
-        index = corpus_index(inp, session, options)
+    index = corpus_index(inp, session, options)
     meta: dict[str, Any] = {"topic": topic, "index": {
         **index.manifest.model_dump(), "folder": str(index.folder) if index.folder else None,
         "reused": index.reused}}
@@ -307,19 +309,28 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
     return finish(graph, scores, verdicts, why)
 
 
-def run_icat_m(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
-               index: RetrievalIndex | None = None) -> Evaluation:
+def run_icat_m(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+               ) -> Evaluation:
     """ICAT-M: ground-truth aspects and aspect-level qrels (Samarinas et al. 2025, Table 1)."""
-    return run_icat("m", inp, session, options, index)
+    return run_icat("m", inp, session, options)
 
 
-def run_icat_s(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
-               index: RetrievalIndex | None = None) -> Evaluation:
+def run_icat_s(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+               ) -> Evaluation:
     """ICAT-S: ground-truth aspects, model alignment (Samarinas et al. 2025, Table 1)."""
-    return run_icat("s", inp, session, options, index)
+    return run_icat("s", inp, session, options)
 
 
-def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATOptions,
-               index: RetrievalIndex | None = None) -> Evaluation:
+def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+               ) -> Evaluation:
     """ICAT-A: generated aspects, model alignment (Samarinas et al. 2025, Table 1)."""
-    return run_icat("a", inp, session, options, index)
+    return run_icat("a", inp, session, options)
+
+
+_ICAT = "ICAT (Samarinas et al. 2025): factuality of the response's claims against a corpus, "
+ICAT_M = MethodSpec(name="icat-m", options=ICATOptions, run=run_icat_m, main_score="icat",
+                    description=_ICAT + "coverage of ground-truth aspects by qrels.")
+ICAT_S = MethodSpec(name="icat-s", options=ICATOptions, run=run_icat_s, main_score="icat",
+                    description=_ICAT + "coverage of ground-truth aspects by the model.")
+ICAT_A = MethodSpec(name="icat-a", options=ICATOptions, run=run_icat_a, main_score="icat",
+                    description=_ICAT + "coverage of generated aspects.")

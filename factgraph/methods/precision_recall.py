@@ -38,6 +38,7 @@ from factgraph.datasets.argue_io import load_documents
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.factual import (
     claim_fact_ratio,
     contradiction_rate,
@@ -75,10 +76,12 @@ class PRFOptions(BaseModel):
     evidence: str | None = Field(None, description="Evidence documents JSON/JSONL {id, text}; "
                                                    "default: the input's documents.")
     corpus: str | None = Field(None, description="Corpus (JSONL / folder of .txt) to retrieve "
-                                                 "evidence passages from with BM25.")
-    retrieve_k: int = Field(10, gt=0, description="Passages retrieved from --corpus.")
+                                                 "evidence passages from with BM25.",
+                               json_schema_extra={"flag": "prf-corpus"})
+    retrieve_k: int = Field(10, gt=0, description="Passages retrieved from --prf-corpus.")
     alpha: float = Field(0.5, ge=0.0, description="Weight α of relevance in importance.")
-    beta: float = Field(0.5, ge=0.0, description="Weight β of salience in importance.")
+    beta: float = Field(0.5, ge=0.0, description="Weight β of salience in importance.",
+                        json_schema_extra={"flag": "prf-beta"})
     k: int | None = Field(None, gt=0, description="Budget K of F*(q): the K most important.")
     importance_threshold: float | None = Field(
         None, description="Keep facts with importance ≥ this in F*(q).")
@@ -231,3 +234,8 @@ def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) ->
     return assemble(eval_id=inp.id, method="prf", graph=graph, session=session,
                     parameters=params, scores=scores, verdicts=verdicts,
                     response_id=inp.response_id, model=inp.model, metadata=meta)
+
+
+PRF = MethodSpec(name="prf", options=PRFOptions, run=run_prf, main_score="f1",
+                 description="Importance-weighted factual precision and recall (Jafari et al. "
+                             "2026).")

@@ -73,7 +73,7 @@ class Evaluator:
     method: str
     backends: Backends = field(default_factory=Backends)
     options: dict[str, Any] = field(default_factory=dict)
-    params: GenerationParams = field(default_factory=lambda: GenerationParams(max_tokens=768))
+    params: GenerationParams = field(default_factory=GenerationParams)
     limits: Limits = field(default_factory=Limits)
     max_repairs: int = 2
     context_store: ContextStore = field(default_factory=ContextStore)

@@ -52,7 +52,7 @@ class ModelSession:
     text: TextBackend | None = None
     nli: NLIBackend | None = None
     embeddings: EmbeddingBackend | None = None
-    params: GenerationParams = field(default_factory=lambda: GenerationParams(max_tokens=768))
+    params: GenerationParams = field(default_factory=GenerationParams)
     max_repairs: int = 2
     batch_size: int = 32
     limits: Limits = field(default_factory=Limits)

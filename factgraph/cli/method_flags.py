@@ -1,0 +1,128 @@
+"""The method-option flags of ``evaluate``, ``batch`` and ``meta-eval``, generated from the
+registered methods' options models (``factgraph.methods.registry``): one flag per option,
+``--kebab-name`` (or the field's ``json_schema_extra={"flag": ...}``), its help the field's
+description prefixed by the methods that take it, ``--x/--no-x`` for a bool, a choice for a
+``Literal``. Two methods share a flag only when their option means the same (same
+description); otherwise each field names its own flag (``--icat-beta``, ``--prf-beta``) and the
+bare name (``--beta``) stays accepted as a hidden flag that sets the chosen method's option.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import click
+from pydantic.fields import FieldInfo
+
+from factgraph.methods.registry import METHODS, option_fields, option_flag
+
+
+@dataclass
+class OptionFlag:
+    """One generated flag: ``dest`` is its keyword in the command (``kw[dest]``), ``option``
+    the flat option name it sets, ``methods`` the methods that take it."""
+
+    flag: str
+    dest: str
+    option: str
+    field: FieldInfo
+    methods: list[str] = field(default_factory=list)
+    hidden: bool = False
+
+    @property
+    def is_bool(self) -> bool:
+        return _strip_none(self.field.annotation) is bool
+
+    def help(self) -> str:
+        return f"[{', '.join(self.methods)}] {self.field.description or ''}".strip()
+
+    def click_option(self) -> Callable[[Any], Any]:
+        if self.is_bool:
+            return click.option(f"--{self.flag}/--no-{self.flag}", self.dest, default=None,
+                                help=self.help(), hidden=self.hidden)
+        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.field),
+                            default=None, help=self.help(), hidden=self.hidden)
+
+
+def _strip_none(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _click_type(info: FieldInfo) -> Any:
+    ann = _strip_none(info.annotation)
+    if typing.get_origin(ann) is Literal:
+        return click.Choice([str(v) for v in typing.get_args(ann)])
+    return ann if ann in (int, float, str) else str
+
+
+def _same_meaning(a: FieldInfo, b: FieldInfo) -> bool:
+    return a.description == b.description and _strip_none(a.annotation) == \
+        _strip_none(b.annotation)
+
+
+def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
+    """Every registered method's option flags (visible first, then the hidden bare-name
+    aliases). ``reserved``: keywords the commands already use (a clash is a TypeError telling
+    the method's author to name the flag)."""
+    by_dest: dict[str, OptionFlag] = {}
+    aliases: dict[str, OptionFlag] = {}
+    for method in METHODS:
+        for name, info in option_fields(METHODS[method].options).items():
+            flag = option_flag(name, info)
+            dest = flag.replace("-", "_")
+            if dest in reserved:
+                raise TypeError(f"method {method}: option {name!r} would be flag --{flag}, "
+                                "which the commands already use; name another with "
+                                "json_schema_extra={'flag': ...}")
+            seen = by_dest.get(dest)
+            if seen is None:
+                by_dest[dest] = OptionFlag(flag, dest, name, info, [method])
+            elif seen.option == name and _same_meaning(seen.field, info):
+                seen.methods.append(method)
+            else:
+                raise TypeError(f"flag --{flag}: option {name!r} of {method} and "
+                                f"{seen.option!r} of {', '.join(seen.methods)} differ; name one "
+                                "with json_schema_extra={'flag': ...}")
+            bare = name.replace("_", "-")
+            if bare != flag:  # the bare name: the chosen method's option
+                alias = aliases.setdefault(name, OptionFlag(bare, name, name, info, [],
+                                                            hidden=True))
+                alias.methods.append(method)
+    for name in list(aliases):
+        if name in by_dest or name in reserved:
+            del aliases[name]
+    return [*by_dest.values(), *aliases.values()]
+
+
+def flag_options(flags: list[OptionFlag]) -> Callable[[Any], Any]:
+    """A decorator adding ``flags`` to a click command."""
+    def apply(f: Any) -> Any:
+        for opt in reversed(flags):
+            f = opt.click_option()(f)
+        return f
+    return apply
+
+
+def given_options(flags: list[OptionFlag], kw: dict[str, Any], method: str
+                  ) -> tuple[dict[str, Any], list[str]]:
+    """The flat options the flags in ``kw`` set, and the flags given that ``method`` does not
+    take (``--icat-beta`` with ``--method prf``)."""
+    options: dict[str, Any] = {}
+    wrong: list[str] = []
+    for opt in flags:
+        value = kw.get(opt.dest)
+        if value is None:
+            continue
+        if opt.hidden or method in opt.methods or method not in METHODS:
+            options[opt.option] = value  # the config names an option no method takes
+        else:
+            wrong.append(f"--{opt.flag}")
+    return options, wrong

@@ -1,0 +1,214 @@
+"""The method registry: the one place that says which evaluation methods exist.
+
+A method is a :class:`Method`: a name, a typed options model (pydantic; its fields *are* the
+method's options — the config's flat names, the CLI's flags and their help all come from
+them), a ``run(inp, session, options)`` function returning an Evaluation, and what it needs
+and offers (``needs_response``, ``meta_evaluable``, ``main_score``). :class:`MethodSpec` is the
+plain dataclass that satisfies it.
+
+Where methods come from, in this order (a later one never replaces an earlier name):
+
+* the built-ins below (:data:`BUILTIN_METHODS`: name → ``module:attribute`` of the spec,
+  imported when the method is first used);
+* the ``factgraph.methods`` entry-point group of every installed distribution — a package
+  outside factgraph adds a method with one line of its ``pyproject.toml``::
+
+      [project.entry-points."factgraph.methods"]
+      exact-match = "my_package.exact_match:METHOD"
+
+* :func:`register_method` (a notebook, a test).
+
+Discovery is lazy: importing this module imports no method and reads no entry point; the
+first lookup does. ``METHODS`` is the registry as a read-only mapping (name → spec).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+if TYPE_CHECKING:
+    from factgraph.inputs import EvaluationInput
+    from factgraph.models import Evaluation
+    from factgraph.stages.session import ModelSession
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "factgraph.methods"
+
+Runner = Callable[..., "Evaluation"]
+
+
+@runtime_checkable
+class Method(Protocol):
+    """What the registry holds for one method."""
+
+    name: str
+    options: type[BaseModel]
+    description: str
+    needs_response: bool
+    meta_evaluable: bool
+    main_score: str
+
+    def run(self, inp: EvaluationInput, session: ModelSession, options: Any,
+            **kwargs: Any) -> Evaluation: ...
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One evaluation method.
+
+    ``options``: the pydantic model of its options (``extra="forbid"``; every field has a
+    default and a ``description``, which becomes the flag's help). ``run(inp, session,
+    options)``: one input → one Evaluation whose ``method`` is ``name``; a ``run`` that also
+    takes ``context_store=`` gets the run's shared :class:`ContextStore`.
+    ``needs_response``: the input's response is what is judged (``evaluate`` asks for
+    ``--response``); ``meta_evaluable``: its main score is a comprehensiveness that
+    ``factgraph meta-eval`` can set against human labels; ``main_score``: the score
+    ``--fail-under`` gates on by default.
+    """
+
+    name: str
+    options: type[BaseModel]
+    run: Runner
+    description: str = ""
+    needs_response: bool = True
+    meta_evaluable: bool = False
+    main_score: str = "comprehensiveness"
+
+
+BUILTIN_METHODS: dict[str, str] = {
+    "nli": "factgraph.methods.comprehensiveness:NLI",
+    "qa": "factgraph.methods.comprehensiveness:QA",
+    "e2e": "factgraph.methods.comprehensiveness:E2E",
+    "icat-m": "factgraph.methods.icat:ICAT_M",
+    "icat-s": "factgraph.methods.icat:ICAT_S",
+    "icat-a": "factgraph.methods.icat:ICAT_A",
+    "prf": "factgraph.methods.precision_recall:PRF",
+    "argue": "factgraph.methods.argue:ARGUE",
+}
+
+
+def _load_target(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _check(spec: Any, name: str, where: str) -> Method:
+    if not isinstance(spec, Method):
+        raise TypeError(f"method {name!r} from {where}: {spec!r} is not a Method (name, options, "
+                        "run, description, needs_response, meta_evaluable, main_score)")
+    if spec.name != name:
+        raise TypeError(f"method {name!r} from {where} calls itself {spec.name!r}")
+    if not (isinstance(spec.options, type) and issubclass(spec.options, BaseModel)):
+        raise TypeError(f"method {name!r} from {where}: options must be a pydantic model")
+    return spec
+
+
+class MethodRegistry(Mapping[str, Method]):
+    """Name → method: built-ins, then entry points, then :meth:`register`; loaded lazily."""
+
+    def __init__(self, builtins: Mapping[str, str], group: str = ENTRY_POINT_GROUP) -> None:
+        self._targets: dict[str, tuple[str, Any]] = {n: ("factgraph", t)
+                                                     for n, t in builtins.items()}
+        self._loaded: dict[str, Method] = {}
+        self._group = group
+        self._discovered = False
+
+    def _discover(self) -> None:
+        if self._discovered:
+            return
+        self._discovered = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=self._group):
+            if ep.name in self._targets:
+                log.warning("entry point %s = %s: method %r already exists; ignored",
+                            self._group, ep.value, ep.name)
+                continue
+            self._targets[ep.name] = (f"entry point {ep.value}", ep)
+
+    def register(self, spec: Method, *, replace: bool = False) -> Method:
+        """Add a method (a :class:`MethodSpec` or anything satisfying :class:`Method`)."""
+        self._discover()
+        _check(spec, spec.name, "register_method")
+        if spec.name in self._targets and not replace:
+            raise ValueError(f"method {spec.name!r} already exists")
+        self._targets[spec.name] = ("register_method", spec)
+        self._loaded[spec.name] = spec
+        return spec
+
+    def unregister(self, name: str) -> None:
+        """Remove a method added with :meth:`register` (tests)."""
+        if self._targets.get(name, ("", None))[0] != "register_method":
+            raise ValueError(f"method {name!r} was not added with register_method")
+        del self._targets[name]
+        self._loaded.pop(name, None)
+
+    def __getitem__(self, name: str) -> Method:
+        self._discover()
+        if name not in self._loaded:
+            where, target = self._targets[name]  # KeyError for an unknown name
+            loaded = target.load() if hasattr(target, "load") else (
+                _load_target(target) if isinstance(target, str) else target)
+            self._loaded[name] = _check(loaded, name, where)
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self._discover()
+        return iter(list(self._targets))
+
+    def __len__(self) -> int:
+        self._discover()
+        return len(self._targets)
+
+    def __contains__(self, name: object) -> bool:
+        self._discover()
+        return name in self._targets
+
+    def refresh(self) -> None:
+        """Read the entry points again (after installing a package in a running process)."""
+        self._discovered = False
+        self._discover()
+
+
+METHODS = MethodRegistry(BUILTIN_METHODS)
+
+
+def available_methods() -> list[str]:
+    """Every method name: built-ins first, then entry points, then registered ones."""
+    return list(METHODS)
+
+
+def get_method_spec(name: str) -> Method:
+    """The method; ValueError naming the known ones."""
+    if name not in METHODS:
+        raise ValueError(f"unknown method {name!r}; known: {', '.join(METHODS)}")
+    return METHODS[name]
+
+
+def register_method(spec: Method, *, replace: bool = False) -> Method:
+    """Add a method from Python (a notebook, a test); an installed package uses the
+    ``factgraph.methods`` entry-point group instead."""
+    return METHODS.register(spec, replace=replace)
+
+
+def option_fields(options: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A method's options as flat names → field: the model's fields, or what its
+    ``flat_fields()`` says (e2e: its own and every judge's)."""
+    flat = getattr(options, "flat_fields", None)
+    return dict(flat()) if callable(flat) else dict(options.model_fields)
+
+
+def option_flag(name: str, field: FieldInfo) -> str:
+    """The CLI flag of an option (without ``--``): the field's ``json_schema_extra["flag"]``,
+    else the name with ``-`` for ``_``."""
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    flag = extra.get("flag")
+    return str(flag) if flag else name.replace("_", "-")
