@@ -134,10 +134,11 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
     method = kw.get("method") or values.get("method") or DEFAULT_METHOD
     options, wrong = given_options(OPTION_FLAGS, kw, method)
     if wrong:
-        from factgraph.config import method_option_names
-
+        takes = [o.flag_name for o in OPTION_FLAGS if not o.hidden and method in o.methods]
+        owners = "; ".join(f"{o.flag_name} is a flag of {', '.join(o.methods)}"
+                           for o in OPTION_FLAGS if o.flag_name in wrong)
         raise UserError(f"{', '.join(wrong)} does not apply to --method {method} "
-                        f"(it takes: {', '.join(method_option_names(method))})")
+                        f"(it takes: {', '.join(takes) or 'no option'}); {owners}")
     values.update(given)
     values.update(options)
     values["method"] = method
@@ -146,9 +147,21 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
     except UnknownOptionError as e:
         flag_names = ", ".join("--" + u.replace("_", "-") for u in e.names)
         raise UserError(f"{flag_names} does not apply to --method {e.method} "
-                        f"(it takes: {', '.join(e.accepted)})") from None
+                        f"(it takes: {', '.join(e.accepted)}){_taken_by(e.names)}") from None
     except ConfigError as e:
         raise UserError(f"--method {values['method']}: {e}") from None
+
+
+def _taken_by(names: list[str]) -> str:
+    """``; prune_top_k is an option of nli`` for the names some other method takes."""
+    from factgraph.methods.registry import option_fields
+
+    said = []
+    for name in names:
+        owners = [m for m in METHODS if name in option_fields(METHODS[m].options)]
+        if owners:
+            said.append(f"{name} is an option of {', '.join(owners)}")
+    return "".join(f"; {s}" for s in said)
 
 
 def build_evaluator(kw: dict[str, Any]) -> Any:

@@ -88,8 +88,11 @@ def _meta_evaluable(method: str, what: str) -> None:
     from factgraph.methods import METHODS
 
     if not METHODS[method].meta_evaluable:
-        names = [m for m in METHODS if METHODS[m].meta_evaluable]
-        raise UserError(f"--method {method}: {what} {', '.join(names)}")
+        # the default method first, then the others, the latest registered first
+        names = sorted(reversed([m for m in METHODS if METHODS[m].meta_evaluable]),
+                       key=lambda m: m != DEFAULT_METHOD)
+        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+        raise UserError(f"--method {method}: {what} {listed}")
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -367,7 +370,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     judge_name = kw.get("judge") or None
     if judged and not score_only:
         config = build_config(kw)
-        _meta_evaluable(config.method, "pairwise meta-evaluates a comprehensiveness method:")
+        _meta_evaluable(config.method, "pairwise meta-evaluates")
         try:
             inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
         except ValueError as e:

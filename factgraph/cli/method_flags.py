@@ -34,6 +34,10 @@ class OptionFlag:
     hidden: bool = False
 
     @property
+    def flag_name(self) -> str:
+        return f"--{self.flag}"
+
+    @property
     def is_bool(self) -> bool:
         return _strip_none(self.field.annotation) is bool
 
@@ -124,5 +128,5 @@ def given_options(flags: list[OptionFlag], kw: dict[str, Any], method: str
         if opt.hidden or method in opt.methods or method not in METHODS:
             options[opt.option] = value  # the config names an option no method takes
         else:
-            wrong.append(f"--{opt.flag}")
+            wrong.append(opt.flag_name)
     return options, wrong

@@ -115,67 +115,67 @@ class MethodRegistry(Mapping[str, Method]):
     """Name → method: built-ins, then entry points, then :meth:`register`; loaded lazily."""
 
     def __init__(self, builtins: Mapping[str, str], group: str = ENTRY_POINT_GROUP) -> None:
-        self._targets: dict[str, tuple[str, Any]] = {n: ("factgraph", t)
-                                                     for n, t in builtins.items()}
-        self._loaded: dict[str, Method] = {}
+        self._builtins = dict(builtins)
         self._group = group
-        self._discovered = False
+        self._registered: dict[str, Method] = {}
+        self._entry_points: dict[str, Any] | None = None  # None: not read yet
+        self._loaded: dict[str, Method] = {}
 
-    def _discover(self) -> None:
-        if self._discovered:
-            return
-        self._discovered = True
-        from importlib.metadata import entry_points
+    def _targets(self) -> dict[str, tuple[str, Any]]:
+        """name → (where it comes from, what loads it), in registry order."""
+        if self._entry_points is None:
+            from importlib.metadata import entry_points
 
-        for ep in entry_points(group=self._group):
-            if ep.name in self._targets:
-                log.warning("entry point %s = %s: method %r already exists; ignored",
-                            self._group, ep.value, ep.name)
-                continue
-            self._targets[ep.name] = (f"entry point {ep.value}", ep)
+            self._entry_points = {}
+            for ep in entry_points(group=self._group):
+                if ep.name in self._builtins or ep.name in self._entry_points:
+                    log.warning("entry point %s = %s: method %r already exists; ignored",
+                                self._group, ep.value, ep.name)
+                    continue
+                self._entry_points[ep.name] = ep
+        out: dict[str, tuple[str, Any]] = {n: ("factgraph", t) for n, t in self._builtins.items()}
+        out.update((n, (f"entry point {ep.value}", ep)) for n, ep in self._entry_points.items())
+        out.update((n, ("register_method", spec)) for n, spec in self._registered.items())
+        return out
 
     def register(self, spec: Method, *, replace: bool = False) -> Method:
         """Add a method (a :class:`MethodSpec` or anything satisfying :class:`Method`)."""
-        self._discover()
         _check(spec, spec.name, "register_method")
-        if spec.name in self._targets and not replace:
+        if spec.name in self._targets() and not replace:
             raise ValueError(f"method {spec.name!r} already exists")
-        self._targets[spec.name] = ("register_method", spec)
+        self._registered[spec.name] = spec
         self._loaded[spec.name] = spec
         return spec
 
     def unregister(self, name: str) -> None:
-        """Remove a method added with :meth:`register` (tests)."""
-        if self._targets.get(name, ("", None))[0] != "register_method":
+        """Remove a method added with :meth:`register` (tests, notebooks)."""
+        if name not in self._registered:
             raise ValueError(f"method {name!r} was not added with register_method")
-        del self._targets[name]
+        del self._registered[name]
         self._loaded.pop(name, None)
 
+    def refresh(self) -> None:
+        """Read the entry points again (a package installed or removed while running)."""
+        self._entry_points = None
+        self._loaded = {n: m for n, m in self._loaded.items()
+                        if n in self._builtins or n in self._registered}
+
     def __getitem__(self, name: str) -> Method:
-        self._discover()
         if name not in self._loaded:
-            where, target = self._targets[name]  # KeyError for an unknown name
+            where, target = self._targets()[name]  # KeyError for an unknown name
             loaded = target.load() if hasattr(target, "load") else (
                 _load_target(target) if isinstance(target, str) else target)
             self._loaded[name] = _check(loaded, name, where)
         return self._loaded[name]
 
     def __iter__(self) -> Iterator[str]:
-        self._discover()
-        return iter(list(self._targets))
+        return iter(list(self._targets()))
 
     def __len__(self) -> int:
-        self._discover()
-        return len(self._targets)
+        return len(self._targets())
 
     def __contains__(self, name: object) -> bool:
-        self._discover()
-        return name in self._targets
-
-    def refresh(self) -> None:
-        """Read the entry points again (after installing a package in a running process)."""
-        self._discovered = False
-        self._discover()
+        return name in self._targets()
 
 
 METHODS = MethodRegistry(BUILTIN_METHODS)
