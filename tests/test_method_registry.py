@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from method_contract import obliging_session
 from pydantic import BaseModel, ConfigDict, Field
 
 import factgraph
@@ -22,7 +23,6 @@ from factgraph.methods.registry import option_fields
 from factgraph.methods.run import Backends
 from factgraph.models import Evaluation, FactGraph, Origin, Statement
 from factgraph.stages.session import ModelSession
-from method_contract import obliging_session
 
 INPUT = EvaluationInput(
     id="voss", query="Where was Mara Voss born?",
@@ -139,8 +139,8 @@ def test_meta_eval_eligibility_comes_from_the_registry(tmp_path: Path) -> None:
     try:
         assert "toy-meta" in METHODS and not METHODS["toy-meta"].meta_evaluable
         assert EvaluationConfig.from_flat({"method": "toy-meta"}).method == "toy-meta"
-        from factgraph.cli.meta_eval import _meta_evaluable
         from factgraph.cli.main import UserError
+        from factgraph.cli.meta_eval import _meta_evaluable
 
         with pytest.raises(UserError, match="toy-meta: x e2e, qa or nli"):
             _meta_evaluable("toy-meta", "x")

@@ -29,7 +29,7 @@ class OptionFlag:
     flag: str
     dest: str
     option: str
-    field: FieldInfo
+    info: FieldInfo
     methods: list[str] = field(default_factory=list)
     hidden: bool = False
 
@@ -39,16 +39,16 @@ class OptionFlag:
 
     @property
     def is_bool(self) -> bool:
-        return _strip_none(self.field.annotation) is bool
+        return _strip_none(self.info.annotation) is bool
 
     def help(self) -> str:
-        return f"[{', '.join(self.methods)}] {self.field.description or ''}".strip()
+        return f"[{', '.join(self.methods)}] {self.info.description or ''}".strip()
 
     def click_option(self) -> Callable[[Any], Any]:
         if self.is_bool:
             return click.option(f"--{self.flag}/--no-{self.flag}", self.dest, default=None,
                                 help=self.help(), hidden=self.hidden)
-        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.field),
+        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.info),
                             default=None, help=self.help(), hidden=self.hidden)
 
 
@@ -89,7 +89,7 @@ def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
             seen = by_dest.get(dest)
             if seen is None:
                 by_dest[dest] = OptionFlag(flag, dest, name, info, [method])
-            elif seen.option == name and _same_meaning(seen.field, info):
+            elif seen.option == name and _same_meaning(seen.info, info):
                 seen.methods.append(method)
             else:
                 raise TypeError(f"flag --{flag}: option {name!r} of {method} and "

@@ -320,7 +320,7 @@ class E2EOptions(_Summarize):
     def flat_fields(cls) -> dict[str, FieldInfo]:
         """Every flat option with its field (the first judge's, for a shared name)."""
         out = {n: f for n, f in cls.model_fields.items() if n != "judge"}
-        out["coverage_judge"] = FieldInfo(annotation=Literal[tuple(JUDGE_OPTIONS)],  # type: ignore[misc]
+        out["coverage_judge"] = FieldInfo(annotation=Literal[tuple(JUDGE_OPTIONS)],  # type: ignore[arg-type]
                                           default=DEFAULT_COVERAGE_JUDGE,
                                           description=_JUDGE_HELP)
         for variant in JUDGE_OPTIONS.values():

@@ -95,6 +95,6 @@ class Evaluator:
     def __call__(self, inp: EvaluationInput) -> Evaluation:
         session = self.session()
         if self._takes_store:
-            return self._run(inp, session, self._options,  # type: ignore[call-arg]
+            return self._run(inp, session, self._options,
                              context_store=self.context_store)
         return self._run(inp, session, self._options)

@@ -24,9 +24,6 @@ from dataclasses import dataclass
 from factgraph.graph import SCORE_KEY, analyze, contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation, FactGraph
 
-# The score each method is gated on by default (every other method: comprehensiveness).
-MAIN_SCORE: dict[str, str] = {"icat-m": "icat", "icat-s": "icat", "icat-a": "icat",
-                              "prf": "f1", "argue": "recall"}
 MAX_LISTED = 20
 
 
@@ -46,9 +43,12 @@ class GateFailure:
 
 
 def main_score(method: str) -> str:
-    """The score a method is gated on by default (``comprehensiveness`` for nli, qa, e2e and
-    bare graphs; ``icat`` for ICAT; ``f1`` for prf; ``recall`` for argue)."""
-    return MAIN_SCORE.get(method, SCORE_KEY)
+    """The score a method is gated on by default: its ``main_score`` in the method registry
+    (``comprehensiveness`` for nli, qa, e2e; ``icat`` for ICAT; ``f1`` for prf; ``recall`` for
+    argue), ``comprehensiveness`` for a method the registry does not know."""
+    from factgraph.methods.registry import METHODS
+
+    return METHODS[method].main_score if method in METHODS else SCORE_KEY
 
 
 def score_of(ev: Evaluation | FactGraph, score: str | None = None) -> tuple[str, float | None]:
