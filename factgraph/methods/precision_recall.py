@@ -60,7 +60,6 @@ from factgraph.models import (
 from factgraph.stages.atomize import atomize, clip_text
 from factgraph.stages.claim_verdicts import coverage, precision_verdicts
 from factgraph.stages.importance import rate_importance, select_reference
-from factgraph.stages.reference_facts import deduplicate, extract_facts
 from factgraph.stages.session import ModelSession
 
 log = logging.getLogger(__name__)
@@ -159,6 +158,9 @@ def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) ->
                           metadata={"role": "evidence"}) for pid, text in passages.items()]
 
     # Reference facts F(q) -> importance -> F*(q).
+    # scipy's clustering loads here, not with the registry's options (``factgraph --help``)
+    from factgraph.stages.reference_facts import deduplicate, extract_facts
+
     extracted, unreadable = extract_facts(session, passages) if passages else ([], [])
     clusters = deduplicate(session, extracted, options.dedup_threshold)
     rated = rate_importance(session, inp.query, [c.canonical.text for c in clusters],
