@@ -1,4 +1,4 @@
-"""The store protocol and the read-only guard shared by both backends."""
+"""The store protocol and the read-only guard shared by every store."""
 
 from __future__ import annotations
 
@@ -30,9 +30,11 @@ def assert_read_only(cypher: str) -> None:
 
 
 class GraphStore(Protocol):
-    """What the writer, the reader and the CLI need from a graph database."""
+    """What the writer, the reader and the CLI need from a graph database (a store is
+    registered by name in ``factgraph.store.registry``)."""
 
-    backend: str  # "falkordb" | "neo4j"
+    backend: str  # the registered store's name: "falkordb", "neo4j", ...
+    address: str  # where it is, for messages: "127.0.0.1:6379" (never credentials)
 
     def run(
         self, cypher: str, params: Mapping[str, Any] | None = None, write: bool = False

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from factgraph.store.base import assert_read_only
+from factgraph.store.registry import StoreConfigError
 
 
 def _plain(value: Any) -> Any:
@@ -146,3 +148,20 @@ class FalkorDBStore:
         conn = getattr(self._db, "connection", None)
         if conn is not None:
             conn.close()
+
+
+def open_falkordb(uri: str | None = None, graph: str = "factgraph") -> FalkorDBStore:
+    """A FalkorDBStore at ``uri`` (``--uri``, without a password) or ``FALKORDB_URL``. A
+    password comes from the environment only: inside ``FALKORDB_URL``, or ``FALKORDB_PASSWORD``
+    beside a ``--uri``."""
+    url = uri or os.environ.get("FALKORDB_URL")
+    if not url:
+        raise StoreConfigError(
+            "no FalkorDB address: set FALKORDB_URL (see `factgraph db serve`) or pass --uri")
+    if uri and "@" in uri:
+        raise StoreConfigError("put the password in FALKORDB_URL or FALKORDB_PASSWORD, "
+                               "not on the command line")
+    pw = os.environ.get("FALKORDB_PASSWORD")
+    if uri and pw:
+        url = uri.replace("://", f"://:{pw}@", 1)
+    return FalkorDBStore(url, graph=graph)

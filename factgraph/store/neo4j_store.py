@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from factgraph.store.base import assert_read_only
+from factgraph.store.registry import StoreConfigError
 
 
 def _plain(value: Any) -> Any:
@@ -70,3 +72,13 @@ class Neo4jStore:
 
     def close(self) -> None:
         self._driver.close()
+
+
+def open_neo4j(uri: str | None = None, database: str | None = None) -> Neo4jStore:
+    """A Neo4jStore at ``uri`` (``--uri``) or ``NEO4J_URI``, signed in as ``NEO4J_USERNAME``
+    (default neo4j) with ``NEO4J_PASSWORD``."""
+    target = uri or os.environ.get("NEO4J_URI")
+    if not target:
+        raise StoreConfigError("no Neo4j address: set NEO4J_URI or pass --uri")
+    return Neo4jStore(target, os.environ.get("NEO4J_USERNAME", "neo4j"),
+                      os.environ.get("NEO4J_PASSWORD"), database=database)
