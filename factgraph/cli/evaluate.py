@@ -112,6 +112,10 @@ def common_options(f: Any) -> Any:
     decorators = [
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
                      help="Evaluation method (default e2e, or from --config)."),
+        click.option("--prompts", "prompts_dir", default=None, metavar="DIR",
+                     type=click.Path(file_okay=False),
+                     help="Your own prompts: DIR/NAME.toml replaces the packaged prompt NAME "
+                          "(recorded in the results). [default: $FACTGRAPH_PROMPTS]"),
         click.option("--judge", "judge", default=None, metavar="NAME",
                      help="A named judge: method, options, cut-offs and models in one name "
                           "(`factgraph judges` lists them); other flags override its "
@@ -179,6 +183,8 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
     if not given.get("no_cache"):
         given.pop("no_cache", None)  # the flag's default (False) must not hide a file's cache
     values.update(given)
+    if kw.get("prompts_dir"):
+        values["prompts_dir"] = kw["prompts_dir"]
     values["method"] = kw.get("method") or values.get("method") or "e2e"
     try:
         return EvaluationConfig.from_flat(values)
