@@ -256,12 +256,11 @@ class EvaluationConfig(BaseModel):
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
         spec or a missing engine."""
+        from factgraph.backends.factory import concurrency_kwargs
         from factgraph.methods.run import Backends
 
         model = self.text_model_spec()
-        text_kwargs: dict[str, Any] = {}
-        if self.concurrency and model and model.startswith("openai:"):
-            text_kwargs["max_concurrency"] = self.concurrency
+        text_kwargs = concurrency_kwargs(model, self.concurrency)  # the engine's own keyword
         # "auto" embeds only for a long-form answer: load MiniLM then, not before
         lazy = self.embed_model is None and self._coverage_judge() == "auto"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
