@@ -111,3 +111,26 @@ def test_concurrency_goes_only_to_an_engine_that_takes_it(toy_engines: None) -> 
     register_engine(Engine("toy", "text", ToyText, "no concurrency"), replace=True)
     EvaluationConfig(model="toy:m", concurrency=2, cache=False).backends()
     assert ToyText.loaded == [{"model": "m", "max_concurrency": 2}, {"model": "m"}]
+
+
+ENTRY_POINT_ENGINE = Engine("plugged", "nli", ToyNLI, "from an entry point")
+
+
+def test_an_engine_from_an_entry_point_is_loaded_on_first_lookup(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from factgraph.backends import factory
+
+    def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
+        assert group == "factgraph.backends"
+        return [importlib.metadata.EntryPoint(
+            "plugged", "tests.test_extending_backends:ENTRY_POINT_ENGINE", group)]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(factory, "_entry_points_loaded", False)
+    try:
+        judge = load_nli_backend("plugged:j")  # (the entry point imports this module anew)
+        assert type(judge).__name__ == "ToyNLI" and judge.model == "j"
+    finally:
+        unregister_engine("nli", "plugged")

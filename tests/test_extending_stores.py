@@ -155,3 +155,31 @@ def test_a_second_store_of_the_same_name_is_refused(memory_store: list[MemorySto
     with pytest.raises(ValueError, match="already registered"):
         register_store(StoreSpec(name="memory", title="X", description="x", open=spec.open))
 
+
+
+ENTRY_POINT_SPEC = StoreSpec(name="plugged", title="Plugged", description="from an entry point",
+                             open=lambda uri, graph, database: MemoryStore("plugged", []))
+
+
+def test_a_store_from_an_entry_point_is_loaded_on_first_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from factgraph.store import registry
+
+    calls: list[str] = []
+
+    def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
+        calls.append(group)
+        return [importlib.metadata.EntryPoint(
+                    "plugged", "tests.test_extending_stores:ENTRY_POINT_SPEC", group),
+                importlib.metadata.EntryPoint("broken", "factgraph_no_such_module:SPEC", group)]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    try:
+        assert calls == []  # nothing is read before the registry is
+        assert open_store("plugged").address == "plugged"  # a broken plug-in is only a warning
+        assert "plugged" in store_names() and calls == ["factgraph.stores"]
+    finally:
+        unregister_store("plugged")
