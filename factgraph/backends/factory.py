@@ -16,15 +16,12 @@ Engines are registered by prefix (:func:`register_engine`, or an entry point in 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
-
-log = logging.getLogger(__name__)
 
 
 class BackendSpecError(ValueError):
@@ -79,18 +76,10 @@ def _load_entry_points() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
-    from importlib.metadata import entry_points
+    from factgraph.io import plugins
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            value = ep.load()
-            engine = value if isinstance(value, Engine) else value()
-            if not isinstance(engine, Engine):
-                raise TypeError(f"{ep.value} is not an Engine")
-            if (engine.kind, engine.name.lower()) not in _ENGINES:
-                register_engine(engine)
-        except Exception as e:  # a broken plug-in must not break the engines that work
-            log.warning("backend entry point %s could not be loaded: %s", ep.name, e)
+    for engine in plugins(ENTRY_POINT_GROUP, Engine):
+        _ENGINES.setdefault((engine.kind, engine.name.lower()), engine)
 
 
 def engines(kind: Kind | None = None) -> list[Engine]:

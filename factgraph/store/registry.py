@@ -22,15 +22,12 @@ the environment.
 from __future__ import annotations
 
 import importlib
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from factgraph.store.base import GraphStore
-
-log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "factgraph.stores"
 DEFAULT_STORE = "falkordb"
@@ -107,18 +104,10 @@ def _load_entry_points() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
-    from importlib.metadata import entry_points
+    from factgraph.io import plugins
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            value = ep.load()
-            spec = value() if callable(value) and not isinstance(value, StoreSpec) else value
-            if not isinstance(spec, StoreSpec):
-                raise TypeError(f"{ep.value} is not a StoreSpec")
-            if spec.name not in _STORES:
-                register_store(spec)
-        except Exception as e:  # a broken plug-in must not break the stores that work
-            log.warning("store entry point %s could not be loaded: %s", ep.name, e)
+    for spec in plugins(ENTRY_POINT_GROUP, StoreSpec):
+        _STORES.setdefault(spec.name, spec)
 
 
 def stores() -> dict[str, StoreSpec]:
