@@ -14,8 +14,9 @@ one line naming the file. A :class:`PromptSet` is what a run uses: the packaged 
 the directory's in their place, and the content hash of each replaced one, recorded in every
 Evaluation's ``parameters["prompts"]`` (nothing is recorded when nothing is replaced).
 
-This module sits low, beside the backends' vocabulary: stages read prompts through their
-session (``session.prompt(name)``), the generative NLI judge through its own PromptSet.
+This module sits below the backends (it defines the ChatMessage they are sent): stages read
+prompts through their session (``session.prompt(name)``), the generative NLI judge through
+its own PromptSet.
 """
 
 from __future__ import annotations
@@ -30,14 +31,23 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from factgraph.backends.base import ChatMessage
 from factgraph.io import InputError, describe_validation_error
 
 PROMPTS_ENV = "FACTGRAPH_PROMPTS"
+
+
+class ChatMessage(BaseModel):
+    """One turn of a chat: what a prompt renders to and what a text backend is sent
+    (``factgraph.backends.base`` uses this same class)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: Literal["system", "user", "assistant"]
+    content: str
 
 
 class PromptError(InputError):

@@ -14,6 +14,11 @@ _WRITE_PROCEDURES = re.compile(r"\bCALL\s+(db\.|dbms\.|apoc\.)", re.IGNORECASE)
 _LITERALS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.S)
 
 
+class StoreConfigError(ValueError):
+    """A store that cannot be opened as configured (unknown name, no address, missing extra);
+    ``str()`` is one line."""
+
+
 class ReadOnlyViolation(ValueError):
     """A query meant to read the database would write to it."""
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from factgraph.store.base import GraphStore
-from factgraph.store.registry import StoreConfigError, get_store
+from factgraph.store.base import GraphStore, StoreConfigError
+from factgraph.store.registry import get_store
 
 __all__ = ["StoreConfigError", "open_store", "server_address"]
 

@@ -9,8 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from factgraph.store.base import assert_read_only
-from factgraph.store.registry import StoreConfigError
+from factgraph.store.base import StoreConfigError, assert_read_only
 
 
 def _plain(value: Any) -> Any:

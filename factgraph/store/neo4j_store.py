@@ -6,8 +6,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from factgraph.store.base import assert_read_only
-from factgraph.store.registry import StoreConfigError
+from factgraph.store.base import StoreConfigError, assert_read_only
 
 
 def _plain(value: Any) -> Any:

@@ -24,24 +24,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from factgraph.store.base import GraphStore
+from factgraph.store.base import GraphStore, StoreConfigError
 
 ENTRY_POINT_GROUP = "factgraph.stores"
 DEFAULT_STORE = "falkordb"
 STORE_ENV = "FACTGRAPH_STORE"  # the default of --store
 
 
-class StoreConfigError(ValueError):
-    """A store that cannot be opened as configured (unknown name, no address, missing extra);
-    ``str()`` is one line."""
-
-
 # open(uri, graph, database): uri is --uri (None: the store reads its address, if it needs one,
 # from its environment variable); graph and database are --graph and --database.
-Opener = Callable[[str | None, str, str | None], "GraphStore"]
+Opener = Callable[[str | None, str, str | None], GraphStore]
 
 
 @dataclass(frozen=True)
