@@ -109,6 +109,23 @@ def test_a_registered_store_is_a_choice_of_the_cli(memory_store: list[MemoryStor
     assert memory_store[-1].closed
 
 
+def test_db_stores_lists_a_registered_store(memory_store: list[MemoryStore]) -> None:
+    register_store(StoreSpec(name="absent", title="Absent", description="needs a client",
+                             open=get_store("memory").open, extra="absent",
+                             client_modules=("factgraph_no_such_client",)))
+    try:
+        res = CliRunner().invoke(cli, ["db", "stores", "--format", "json"])
+    finally:
+        unregister_store("absent")
+    assert res.exit_code == 0, res.output
+    rows = {r["name"]: r for r in json.loads(res.stdout)}
+    assert list(rows)[:2] == ["falkordb", "neo4j"]
+    assert rows["memory"] == {"name": "memory", "description": "rows in a list (a test's toy "
+                              "store)", "address": "MEMORY_URL", "extra": None,
+                              "installed": True}
+    assert rows["absent"]["installed"] is False and rows["absent"]["extra"] == "absent"
+
+
 def test_the_default_store_comes_from_the_environment(memory_store: list[MemoryStore],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FACTGRAPH_STORE", "memory")

@@ -22,7 +22,13 @@ from factgraph.cli.output import (
     read_output,
 )
 from factgraph.io import check_evaluations, iter_evaluations
-from factgraph.store.registry import DEFAULT_STORE, STORE_ENV, find_store, store_names
+from factgraph.store.registry import (
+    DEFAULT_STORE,
+    STORE_ENV,
+    StoreSpec,
+    find_store,
+    store_names,
+)
 
 
 class StoreChoice(click.Choice):
@@ -202,6 +208,26 @@ def queries_cmd(outputs: tuple[str, ...], fmt: str | None) -> None:
     rows = [{"name": q.name, "params": q.params, "optional": q.optional, "columns": q.columns,
              "description": q.description} for q in named_queries().values()]
     _emit(rows, outputs, fmt, ["name", "params", "optional", "columns", "description"])
+
+
+@db_group.command("stores")
+@OUTPUT
+def stores_cmd(outputs: tuple[str, ...], fmt: str | None) -> None:
+    """List the stores --store takes: what each is, where its address comes from, the extra
+    its client needs and whether that client is installed."""
+    from factgraph.store.base import StoreConfigError
+    from factgraph.store.registry import stores
+
+    def installed(spec: StoreSpec) -> bool:
+        try:
+            spec.require_client()
+        except StoreConfigError:
+            return False
+        return True
+
+    rows = [{"name": s.name, "description": s.description, "address": s.address_env,
+             "extra": s.extra, "installed": installed(s)} for s in stores().values()]
+    _emit(rows, outputs, fmt, ["name", "description", "address", "extra", "installed"])
 
 
 @db_group.command("query")

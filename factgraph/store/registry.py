@@ -52,8 +52,7 @@ class StoreSpec:
     unreachable_help: str = "check the server"  # what to do when it cannot be reached
     # (top-level module of the client, exception class name) -> what happened, in words
     connection_errors: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    graph_option: bool = False  # --graph names a graph in it (FalkorDB)
-    database_option: bool = False  # --database names a database in it (Neo4j)
+    graph_option: bool = False  # --graph names a graph in it (FalkorDB): the explorer says which
     schema: Callable[[], str] | None = None  # index statements, ";"-separated Cypher
     quiet_loggers: tuple[str, ...] = ()  # client loggers that repeat what the error says
 
@@ -175,4 +174,4 @@ register_store(StoreSpec(
         ("neo4j", "ServiceUnavailable"): "is unreachable",
         ("neo4j", "SessionExpired"): "went away",
     },
-    database_option=True, schema=_cypher_schema("neo4j"), quiet_loggers=("neo4j",)))
+    schema=_cypher_schema("neo4j"), quiet_loggers=("neo4j",)))
