@@ -6,7 +6,13 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from factgraph.store.base import StoreConfigError, assert_read_only
+from factgraph.store.base import (
+    GraphStore,
+    StoreConfigError,
+    StoreSpec,
+    assert_read_only,
+    cypher_schema,
+)
 
 
 def _plain(value: Any) -> Any:
@@ -81,3 +87,18 @@ def open_neo4j(uri: str | None = None, database: str | None = None) -> Neo4jStor
         raise StoreConfigError("no Neo4j address: set NEO4J_URI or pass --uri")
     return Neo4jStore(target, os.environ.get("NEO4J_USERNAME", "neo4j"),
                       os.environ.get("NEO4J_PASSWORD"), database=database)
+
+
+def _open(uri: str | None, graph: str, database: str | None) -> GraphStore:
+    return open_neo4j(uri, database)
+
+
+SPEC = StoreSpec(
+    name="neo4j", title="Neo4j", description="Neo4j 5 over Bolt", open=_open,
+    address_env="NEO4J_URI", default_port=7687, extra="neo4j", client_modules=("neo4j",),
+    schema=cypher_schema("neo4j"), quiet_loggers=("neo4j",),  # it logs every retry
+    connection_errors={("neo4j", "AuthError"): "refused the credentials",
+                       ("neo4j", "ServiceUnavailable"): "is unreachable",
+                       ("neo4j", "SessionExpired"): "went away"},
+    unreachable_help="start it or point NEO4J_URI (NEO4J_USERNAME, NEO4J_PASSWORD) at a "
+                     "running one")
