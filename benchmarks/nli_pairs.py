@@ -46,7 +46,7 @@ from factgraph.backends.scripted import ScriptedNLIBackend, ScriptedTextBackend,
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.models import Evaluation
-from factgraph.stages.prompting import load_prompt
+from factgraph.prompts import load_prompt
 
 Pair = tuple[str, str]
 LEVERS: dict[str, dict[str, Any]] = {

@@ -97,7 +97,7 @@ class LimitSettings(BaseModel):
 
 
 RUN_SETTINGS = ("method", "model", "nli_model", "embed_model", "base_url", "concurrency",
-                "cache")
+                "cache", "prompts_dir")
 GENERATION_NAMES = tuple(GenerationSettings.model_fields)
 LIMIT_NAMES = tuple(LimitSettings.model_fields)
 SECTIONS = ("generation", "limits", "options")
@@ -127,6 +127,9 @@ class EvaluationConfig(BaseModel):
                                                             "OpenAI-compatible server.")
     cache: bool | str = Field(True, description="Call cache: True (default file), a path, or "
                                                 "False (no cache).")
+    prompts_dir: str | None = Field(None, description="A directory of the user's prompts: "
+                                    "DIR/NAME.toml replaces the packaged prompt NAME (default: "
+                                    "$FACTGRAPH_PROMPTS).")
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
     options: dict[str, Any] = Field(default_factory=dict,
@@ -254,12 +257,11 @@ class EvaluationConfig(BaseModel):
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
         spec or a missing engine."""
+        from factgraph.backends.factory import concurrency_kwargs
         from factgraph.methods.run import Backends
 
         model = self.text_model_spec()
-        text_kwargs: dict[str, Any] = {}
-        if self.concurrency and model and model.startswith("openai:"):
-            text_kwargs["max_concurrency"] = self.concurrency
+        text_kwargs = concurrency_kwargs(model, self.concurrency)  # the engine's own keyword
         # "auto" embeds only for a long-form answer: load MiniLM then, not before
         lazy = self.embed_model is None and self._coverage_judge() == "auto"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
@@ -269,10 +271,13 @@ class EvaluationConfig(BaseModel):
     def evaluator(self, backends: Backends | None = None) -> Evaluator:
         """An Evaluator for this config, on ``backends`` or on models loaded from the specs."""
         from factgraph.methods.run import Evaluator
+        from factgraph.prompts import prompt_set
 
+        prompts = prompt_set(self.prompts_dir)  # checked before any model is loaded
         return Evaluator(self.method, backends=backends if backends is not None
                          else self.backends(), options=dict(self.options),
-                         params=self.generation.to_params(), limits=self.limits.to_limits())
+                         params=self.generation.to_params(), limits=self.limits.to_limits(),
+                         prompts=prompts)
 
 
 def _unknown_option_inside(err: ValidationError) -> UnknownOptionError | None:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from factgraph.graph import GraphTable
 
 M = TypeVar("M", bound=BaseModel)
+P = TypeVar("P")
 
 
 class InputError(ValueError):
@@ -251,3 +252,24 @@ def resource_dir(name: str) -> Path:
 def resource_path(name: str, *parts: str) -> Path:
     """A file inside a resource set, e.g. ``resource_path("cypher", "queries", "x.cypher")``."""
     return resource_dir(name).joinpath(*parts)
+
+
+def plugins(group: str, kind: type[P]) -> Iterator[P]:
+    """What other installed packages declare in the entry-point ``group``: each entry point's
+    object, or what it returns when it is a function, when that is a ``kind``. One that
+    cannot be loaded is logged and skipped (a broken plug-in must not break what works)."""
+    import logging
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=group):
+        try:
+            value = ep.load()
+            if not isinstance(value, kind) and callable(value):
+                value = value()
+            if not isinstance(value, kind):
+                raise TypeError(f"{ep.value} is not a {kind.__name__}")
+        except Exception as e:
+            logging.getLogger(__name__).warning("entry point %s of %s could not be loaded: %s",
+                                                ep.name, group, e)
+            continue
+        yield value

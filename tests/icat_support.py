@@ -11,7 +11,7 @@ from pathlib import Path
 from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedNLIBackend, ScriptedTextBackend
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.stages.prompting import load_prompt
+from factgraph.prompts import load_prompt
 from factgraph.stages.session import ModelSession
 
 QUERY = "Tell me about the Kessler Dam."

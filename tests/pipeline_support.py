@@ -19,7 +19,7 @@ from factgraph.backends.base import ChatMessage, GenerationParams, TokenLogprob
 from factgraph.backends.scripted import ScriptOutput
 from factgraph.cli.main import cli
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.stages.prompting import load_prompt
+from factgraph.prompts import load_prompt
 
 StageFn = Callable[[str], ScriptOutput]
 PROMPTS = ("atomize", "revise", "relevance", "question_relevance", "questions",

@@ -28,7 +28,7 @@ from factgraph.metrics.argue import (
     weighted_nugget_recall,
 )
 from factgraph.models import Origin, StatementKind
-from factgraph.stages.prompting import load_prompt
+from factgraph.prompts import load_prompt
 from factgraph.stages.session import ModelSession
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "argue_worked_example"

@@ -19,8 +19,8 @@ from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods import get_method
 from factgraph.methods.precision_recall import PRFOptions, run_prf
 from factgraph.models import Origin, RelationLabel, StatementKind
+from factgraph.prompts import load_prompt
 from factgraph.stages.importance import select_reference
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.reference_facts import cluster_vectors, medoid
 from factgraph.stages.session import ModelSession
 

@@ -13,13 +13,10 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.models import Trace
+from factgraph.prompts import ChatMessage  # what a prompt renders to, and an engine is sent
 
-
-class ChatMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    role: Literal["system", "user", "assistant"]
-    content: str
+__all__ = ["ChatMessage", "EmbeddingBackend", "Generation", "GenerationParams", "NLIBackend",
+           "NLIResult", "TextBackend", "TokenLogprob"]
 
 
 DEFAULT_MAX_TOKENS = 768  # the generation cap per call of every run that sets none

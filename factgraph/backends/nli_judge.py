@@ -8,10 +8,12 @@ the three labels' probabilities are the summed probabilities of the tokens that 
 label word, renormalised (``source="probabilities"``). Without log-probabilities the parsed
 word gives a one-hot result (``source="parsed_label"``); an unreadable reply is
 ``source="failed"`` with all-zero probabilities, for the caller to record — never a guess.
+A user's prompt directory replaces the prompt (``with_prompts``; a session applies its own).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 
@@ -22,16 +24,16 @@ from factgraph.backends.base import (
     NLIResult,
     TextBackend,
 )
+from factgraph.prompts import PACKAGED, PromptSet
 
 LABEL_WORDS = {"yes": "entails", "unknown": "neutral", "no": "contradicts",
                "entailment": "entails", "neutral": "neutral", "contradiction": "contradicts"}
 
 
-def nli_messages(premise: str, hypothesis: str) -> list[ChatMessage]:
-    """The packaged ``nli`` prompt (factgraph/prompts/nli.toml) for one pair."""
-    from factgraph.stages.prompting import load_prompt
-
-    return load_prompt("nli").messages(premise=premise, hypothesis=hypothesis)
+def nli_messages(premise: str, hypothesis: str,
+                 prompts: PromptSet = PACKAGED) -> list[ChatMessage]:
+    """The ``nli`` prompt (factgraph/prompts/nli.toml, or a user directory's) for one pair."""
+    return prompts.get("nli").messages(premise=premise, hypothesis=hypothesis)
 
 
 def _label_of(token: str) -> str | None:
@@ -73,17 +75,26 @@ def result_from_generation(gen: Generation) -> NLIResult:
 class GenerativeNLIJudge:
     """An NLIBackend on top of any TextBackend."""
 
-    def __init__(self, backend: TextBackend, top_logprobs: int = 10, batch_size: int = 16) -> None:
+    def __init__(self, backend: TextBackend, top_logprobs: int = 10, batch_size: int = 16,
+                 prompts: PromptSet = PACKAGED) -> None:
         self.backend = backend
         self.engine = f"{backend.engine}-judge"
         self.model = backend.model
         self.params = GenerationParams(temperature=0.0, max_tokens=3, top_logprobs=top_logprobs)
         self.batch_size = batch_size
+        self.prompts = prompts
+
+    def with_prompts(self, prompts: PromptSet) -> GenerativeNLIJudge:
+        """The same judge asking with ``prompts``' ``nli`` prompt (a session's own)."""
+        judge = copy.copy(self)
+        judge.prompts = prompts
+        return judge
 
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NLIResult]:
         out: list[NLIResult] = []
         for start in range(0, len(pairs), self.batch_size):
             chunk = pairs[start : start + self.batch_size]
-            gens = self.backend.generate([nli_messages(p, h) for p, h in chunk], self.params)
+            gens = self.backend.generate([nli_messages(p, h, self.prompts) for p, h in chunk],
+                                         self.params)
             out.extend(result_from_generation(g) for g in gens)
         return out

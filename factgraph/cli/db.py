@@ -1,4 +1,5 @@
-"""``factgraph db``: push results into Neo4j / FalkorDB and query them in Cypher."""
+"""``factgraph db``: push results into a graph database (FalkorDB, Neo4j or any store in
+``factgraph.store.registry``) and query them in Cypher."""
 
 from __future__ import annotations
 
@@ -21,11 +22,38 @@ from factgraph.cli.output import (
     read_output,
 )
 from factgraph.io import check_evaluations, iter_evaluations
+from factgraph.store.registry import (
+    DEFAULT_STORE,
+    STORE_ENV,
+    StoreSpec,
+    find_store,
+    store_names,
+)
 
-STORE = click.option("--store", "backend", type=click.Choice(["falkordb", "neo4j"]),
-                     default=lambda: os.environ.get("FACTGRAPH_STORE", "falkordb"),
+
+class StoreChoice(click.Choice):
+    """``--store``'s choices: the registered stores, read when the flag is parsed or shown (a
+    store registered after this module was imported is a choice too)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(store_names())
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click's __init__ sets it; the registry decides
+        pass
+
+
+def _default_store() -> str:
+    return os.environ.get(STORE_ENV, DEFAULT_STORE)
+
+
+STORE = click.option("--store", "backend", type=StoreChoice(), default=_default_store,
                      show_default=False,
-                     help="Which database. [default: falkordb, or $FACTGRAPH_STORE]")
+                     help=f"Which database. [default: {DEFAULT_STORE}, or ${STORE_ENV}]")
 URI = click.option("--uri", default=None,
                    help="Server address without credentials (else NEO4J_URI / FALKORDB_URL).")
 GRAPH = click.option("--graph", default="factgraph", show_default=True,
@@ -42,9 +70,11 @@ def OUTPUT(f: Any) -> Any:  # a decorator, named like the options above
 def _open(backend: str, uri: str | None, graph: str, database: str | None) -> Any:
     from factgraph.store.connect import StoreConfigError, open_store, server_address
 
-    if backend == "neo4j" and not logging.getLogger().isEnabledFor(logging.INFO):
-        # The driver logs a warning per retry of an unreachable server; the error says it all.
-        logging.getLogger("neo4j").setLevel(logging.ERROR)
+    spec = find_store(backend)
+    if spec is not None and not logging.getLogger().isEnabledFor(logging.INFO):
+        # A driver may log a warning per retry of an unreachable server; the error says it all.
+        for name in spec.quiet_loggers:
+            logging.getLogger(name).setLevel(logging.ERROR)
     try:
         return open_store(backend, uri=uri, graph=graph, database=database)
     except (StoreConfigError, RuntimeError, ImportError) as e:
@@ -94,13 +124,6 @@ def _emit(rows: list[dict[str, Any]], outputs: tuple[str, ...], fmt: str | None,
         click.echo(f"{len(rows)} row(s)", file=stream)
 
 
-SERVER_NAMES = {"falkordb": "FalkorDB", "neo4j": "Neo4j"}
-WHAT_TO_DO = {
-    "falkordb": "start it (`factgraph db serve --detach`) or point FALKORDB_URL at a running one",
-    "neo4j": "start it or point NEO4J_URI (NEO4J_USERNAME, NEO4J_PASSWORD) at a running one",
-}
-
-
 def _server_error(backend: str, address: str, exc: BaseException,
                   after: str = "") -> click.ClickException | None:
     """One line for a server that cannot be reached, went away or refused the credentials
@@ -110,9 +133,11 @@ def _server_error(backend: str, address: str, exc: BaseException,
     problem = connection_problem(exc)
     if problem is None or os.environ.get("FACTGRAPH_DEBUG"):
         return None
+    spec = find_store(backend)
+    title, what_to_do = (spec.title, spec.unreachable_help) if spec is not None \
+        else (backend, "check the server")
     return click.ClickException(
-        f"{SERVER_NAMES.get(backend, backend)} at {address} {problem} ({one_line(exc)}){after}; "
-        f"{WHAT_TO_DO.get(backend, 'check the server')}")
+        f"{title} at {address} {problem} ({one_line(exc)}){after}; {what_to_do}")
 
 
 def _run(store: Any, cypher: str, params: dict[str, Any], write: bool) -> list[dict[str, Any]]:
@@ -183,6 +208,26 @@ def queries_cmd(outputs: tuple[str, ...], fmt: str | None) -> None:
     rows = [{"name": q.name, "params": q.params, "optional": q.optional, "columns": q.columns,
              "description": q.description} for q in named_queries().values()]
     _emit(rows, outputs, fmt, ["name", "params", "optional", "columns", "description"])
+
+
+@db_group.command("stores")
+@OUTPUT
+def stores_cmd(outputs: tuple[str, ...], fmt: str | None) -> None:
+    """List the stores --store takes: what each is, where its address comes from, the extra
+    its client needs and whether that client is installed."""
+    from factgraph.store.base import StoreConfigError
+    from factgraph.store.registry import stores
+
+    def installed(spec: StoreSpec) -> bool:
+        try:
+            spec.require_client()
+        except StoreConfigError:
+            return False
+        return True
+
+    rows = [{"name": s.name, "description": s.description, "address": s.address_env,
+             "extra": s.extra, "installed": installed(s)} for s in stores().values()]
+    _emit(rows, outputs, fmt, ["name", "description", "address", "extra", "installed"])
 
 
 @db_group.command("query")

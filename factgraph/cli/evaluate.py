@@ -71,6 +71,10 @@ def common_options(f: Any) -> Any:
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
                      help=f"Evaluation method (default {DEFAULT_METHOD}, or from --config); "
                           "a method's options are the flags marked with its name."),
+        click.option("--prompts", "prompts_dir", default=None, metavar="DIR",
+                     type=click.Path(file_okay=False),
+                     help="Your own prompts: DIR/NAME.toml replaces the packaged prompt NAME "
+                          "(recorded in the results). [default: $FACTGRAPH_PROMPTS]"),
         click.option("--judge", "judge", default=None, metavar="NAME",
                      help="A named judge: method, options, cut-offs and models in one name "
                           "(`factgraph judges` lists them); other flags override its "
@@ -141,6 +145,8 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
                         f"(it takes: {', '.join(takes) or 'no option'}); {owners}")
     values.update(given)
     values.update(options)
+    if kw.get("prompts_dir"):
+        values["prompts_dir"] = kw["prompts_dir"]
     values["method"] = method
     try:
         return EvaluationConfig.from_flat(values)

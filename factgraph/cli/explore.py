@@ -59,9 +59,10 @@ def explore_cmd(results: str | None, backend: str, uri: str | None, graph: str,
         source: ResultsSource | StoreSource = ResultsSource(load_evaluations(results),
                                                             label=results)
     else:
+        from factgraph.store.registry import get_store
+
         store = _open(backend, uri, graph, database)
-        source = StoreSource(store, label=f"{backend} graph {graph}"
-                             if backend == "falkordb" else backend)
+        source = StoreSource(store, label=get_store(backend).label(graph))
     app = create_app(source, token=token, loopback_only=token is None)
     # What is loaded now lives as long as the process: keep it out of the garbage collector's
     # full passes, which otherwise walk every loaded statement on some page requests.

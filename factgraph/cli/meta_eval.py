@@ -251,12 +251,12 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     except ValueError as e:
         raise UserError(str(e)) from None
     if card_file and result.agreement is not None:
-        evaluator_options = {k: v for k, v in (evaluations[0].parameters if evaluations
-                                               else {}).items()
-                             if k not in ("models", "generation", "method")}
+        first = evaluations[0].parameters if evaluations else {}
+        evaluator_options = {k: v for k, v in first.items()
+                             if k not in ("models", "generation", "method", "prompts")}
         write_judge_card(JudgeCard.from_agreement(
             method=method, model=(kw.get("model") or "").split("@")[0] or None,
-            options=evaluator_options, split=split,
+            options=evaluator_options, split=split, prompts=first.get("prompts"),
             a=result.agreement, undefined=result.undefined,
             lmr_strict_ci=result.lmr_strict_ci, lmr_moderate=result.lmr_moderate,
             note=None if sample is None else f"sample {sample} (sample seed {sample_seed})"),
@@ -395,7 +395,8 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
             judge=report.judge or "judge", method=evaluations[0].method,
             model=(first.get("models") or {}).get("text"),
             options={k: v for k, v in first.items()
-                     if k not in ("models", "generation", "method")},
+                     if k not in ("models", "generation", "method", "prompts")},
+            prompts=first.get("prompts") or None,
             dataset=f"{path.name} (pairwise preferences)", split=split,
             label=label, report=report,
             note=None if sample is None else f"first {sample} instances")

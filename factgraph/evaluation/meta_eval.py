@@ -23,9 +23,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from factgraph.evaluation.pairwise_report import PAIRWISE_CARD_KIND, PairwiseCard
+from factgraph.evaluation.pairwise_report import (
+    PAIRWISE_CARD_KIND,
+    PROMPTS_DESCRIPTION,
+    PairwiseCard,
+    card_dump,
+    own_prompts,
+)
 from factgraph.graph import comprehensiveness_score
 from factgraph.io import read_jsonl
 from factgraph.metrics.agreement import Agreement, agreement
@@ -167,6 +173,11 @@ class JudgeCard(BaseModel):
     majority_baseline: float | None = None
     date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
     note: str | None = None
+    prompts: dict[str, str] | None = Field(None, description=PROMPTS_DESCRIPTION)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return card_dump(self, handler)
 
     def one_line(self) -> str:
         """``judge: e2e (qwen, test, n=60): κ 0.31 [0.12, 0.48], balanced acc. …``"""
@@ -178,16 +189,19 @@ class JudgeCard(BaseModel):
         who = ", ".join(x for x in (self.model, self.split, f"n={self.n}") if x)
         return (f"judge card: {self.method} ({who}): κ {num(self.kappa, self.kappa_ci)}, "
                 f"balanced accuracy {num(self.balanced_accuracy, self.balanced_accuracy_ci)}, "
-                f"LMR {num(self.lmr_strict)} vs constant {num(self.majority_baseline)}")
+                f"LMR {num(self.lmr_strict)} vs constant {num(self.majority_baseline)}"
+                f"{own_prompts(self.prompts)}")
 
     @classmethod
     def from_agreement(cls, *, method: str, model: str | None, options: dict[str, Any],
                        split: str, a: Agreement, undefined: int = 0,
                        lmr_strict_ci: tuple[float, float] | None = None,
                        lmr_moderate: float | None = None, note: str | None = None,
-                       dataset: str | None = None) -> JudgeCard:
+                       dataset: str | None = None,
+                       prompts: dict[str, str] | None = None) -> JudgeCard:
         extra = {"dataset": dataset} if dataset else {}
         return cls(method=method, model=model, options=options, split=split, n=a.n,
+                   prompts=prompts or None,
                    undefined=undefined, lmr_strict=a.lmr, lmr_strict_ci=lmr_strict_ci,
                    lmr_moderate=lmr_moderate, kappa=a.kappa, kappa_ci=a.kappa_ci,
                    balanced_accuracy=a.balanced_accuracy,

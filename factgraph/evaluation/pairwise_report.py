@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from factgraph.datasets.pairwise import Label, PairwiseInstance
 from factgraph.evaluation.cost import Cost, cost_per_item
@@ -138,6 +138,23 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
 
 
 PAIRWISE_CARD_KIND = "factgraph pairwise judge card"
+PROMPTS_DESCRIPTION = ("The prompts the judge's run replaced with a user's own (name -> "
+                       "content hash, from the Evaluations' parameters); absent: the packaged "
+                       "prompts.")
+
+
+def card_dump(card: BaseModel, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    """A card's fields, without ``prompts`` when the packaged prompts were used (so a card of a
+    default run reads as it always has)."""
+    data: dict[str, Any] = handler(card)
+    if data.get("prompts") is None:
+        data.pop("prompts", None)
+    return data
+
+
+def own_prompts(prompts: Mapping[str, str] | None) -> str:
+    """`` (own prompts: nli, e2e)`` for a card's one line; empty for the packaged prompts."""
+    return f" (own prompts: {', '.join(sorted(prompts))})" if prompts else ""
 
 
 class PairwiseCard(BaseModel):
@@ -157,6 +174,11 @@ class PairwiseCard(BaseModel):
     report: PairwiseReport
     date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
     note: str | None = None
+    prompts: dict[str, str] | None = Field(None, description=PROMPTS_DESCRIPTION)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return card_dump(self, handler)
 
     def judge_row(self) -> PairwiseAgreement | None:
         return next((r for r in self.report.rows if r.scorer == self.report.judge), None)
@@ -174,7 +196,8 @@ class PairwiseCard(BaseModel):
                                      self.label) if x)
         return (f"judge card: {self.judge} ({who}): Pearson / Spearman "
                 f"{pair(self.judge_row())} (lexical baseline {pair(rows.get(LEXICAL))}; "
-                f"annotators {pair(rows.get('annotator vs annotator'))})")
+                f"annotators {pair(rows.get('annotator vs annotator'))})"
+                f"{own_prompts(self.prompts)}")
 
 
 def write_pairwise_card(card: PairwiseCard, path: str | os.PathLike[str]) -> None:

@@ -38,6 +38,7 @@ from factgraph.explore.sources import (
 )
 from factgraph.graph import contradictions
 from factgraph.store.queries import NamedQuery, unknown_value_message
+from factgraph.store.registry import store_names
 from factgraph.viz.matrix import coverage_matrix
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
@@ -149,7 +150,7 @@ class Explorer:
     def named_index(self, request: Request) -> Response:
         note = None if self.source.database else (
             "These run against the fact database: push the results (factgraph db push) and "
-            "start factgraph explore --store falkordb|neo4j.")
+            f"start factgraph explore --store {'|'.join(store_names())}.")
         queries = self.source.named_queries()
         main = pages.named_index_main(queries, note, self._choices(list(queries.values())))
         return _html(pages.layout("named queries", self._nav(), main))

@@ -19,6 +19,7 @@ from factgraph.models import Evaluation
 from factgraph.store.base import GraphStore
 from factgraph.store.queries import NamedQuery, named_queries, query_values, stored_values
 from factgraph.store.records import query_id
+from factgraph.store.registry import store_names
 
 
 class QuerySummary(BaseModel):
@@ -132,7 +133,7 @@ class ResultsSource:
     def run_named(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise NamedQueryUnavailable(
             "named queries run against the fact database: push the results "
-            "(factgraph db push) and start factgraph explore --store falkordb|neo4j")
+            f"(factgraph db push) and start factgraph explore --store {'|'.join(store_names())}")
 
     def stored_values(self, known: Mapping[str, str],
                       limit: int | None = None) -> dict[str, list[Any]]:

@@ -19,6 +19,7 @@ from factgraph.inputs import EvaluationInput
 from factgraph.methods import get_method
 from factgraph.methods.comprehensiveness import ContextStore
 from factgraph.models import Evaluation
+from factgraph.prompts import PACKAGED, PromptSet
 from factgraph.stages.session import Limits, ModelSession
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class Evaluator:
     limits: Limits = field(default_factory=Limits)
     max_repairs: int = 2
     context_store: ContextStore = field(default_factory=ContextStore)
+    prompts: PromptSet = PACKAGED  # a user's prompt directory: recorded in every Evaluation
 
     def __post_init__(self) -> None:
         options_cls, self._run = get_method(self.method)
@@ -90,11 +92,16 @@ class Evaluator:
     def session(self) -> ModelSession:
         return ModelSession(text=self.backends.text, nli=self.backends.nli,
                             embeddings=self.backends.embeddings, params=self.params,
-                            max_repairs=self.max_repairs, limits=self.limits)
+                            max_repairs=self.max_repairs, limits=self.limits,
+                            prompts=self.prompts)
 
     def __call__(self, inp: EvaluationInput) -> Evaluation:
         session = self.session()
         if self._takes_store:
-            return self._run(inp, session, self._options,
-                             context_store=self.context_store)
-        return self._run(inp, session, self._options)
+            ev = self._run(inp, session, self._options,
+                           context_store=self.context_store)
+        else:
+            ev = self._run(inp, session, self._options)
+        if self.prompts.hashes:  # replaced prompts: name -> content hash (none: nothing new)
+            ev.parameters["prompts"] = self.prompts.recorded()
+        return ev

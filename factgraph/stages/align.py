@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.stages.prompting import load_prompt, numbered
+from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 
 Degree = Literal["well", "partial"]
@@ -115,7 +115,7 @@ def align_with_model(session: ModelSession, query: str, aspects: Sequence[str],
     No claims: nothing can be covered, and no call is made."""
     if not claims or not aspects:
         return Alignment()
-    chat = load_prompt("align").messages(query=query, aspects=numbered(list(aspects)),
+    chat = session.prompt("align").messages(query=query, aspects=numbered(list(aspects)),
                                          claims=numbered(list(claims)))
     reply = session.structured(stage, [chat], AlignReply, items=["alignment"])[0]
     if reply is None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt, numbered
+from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 
 UNKNOWN = re.compile(r"^\W*(unknown|not (stated|mentioned|given|known)|n/?a|none|no answer)\W*$",
@@ -61,7 +61,7 @@ def answer_questions(
     if not questions:
         return {i: [] for i in texts}
     ids = list(texts)
-    p = load_prompt("answers")
+    p = session.prompt("answers")
     listing = numbered(list(questions))
     replies = session.structured(stage, [p.messages(text=clip_text(session, i, texts[i]),
                                                     questions=listing) for i in ids],

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.datasets.argue_io import Nugget, Report, ReportSentence, SentenceJudgements
 from factgraph.inputs import Document
-from factgraph.stages.prompting import load_prompt, numbered
+from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 
 MANUAL = "manual"
@@ -176,7 +176,7 @@ class ArgueJudge:
             return
         if self.session.text is None:
             raise _no_model(asks[0][0], "nuggets", "text model")
-        p = load_prompt("argue_nugget")
+        p = self.session.prompt("argue_nugget")
         texts = {s.id: s.text for s in sentences}
         chats = []
         for sid, nid, aids in asks:
@@ -215,7 +215,7 @@ class ArgueJudge:
             return
         if self.session.text is None:
             raise _no_model(asks[0].id, question, "text model")
-        p = load_prompt(prompt)
+        p = self.session.prompt(prompt)
         stage = f"argue.{question}"
         replies = self.session.structured(stage, [p.messages(**fields[s.id]) for s in asks],
                                           reply_cls, items=[s.id for s in asks])
@@ -244,7 +244,7 @@ class ArgueJudge:
             return
         if self.session.text is None:
             raise _no_model(asks[0].id, "first_occurrence", "text model")
-        p = load_prompt("argue_first")
+        p = self.session.prompt("argue_first")
         chats = [p.messages(earlier=numbered([texts[i] for i in order[:order.index(s.id)]]),
                             sentence=s.text) for s in asks]
         replies = self.session.structured("argue.first_occurrence", chats, RepeatReply,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -35,7 +34,7 @@ def generate_aspects(session: ModelSession, query: str, max_aspects: int = 10,
     more than ``max_aspects`` are cut, keeping the first (most important) ones."""
     if max_aspects < 1:
         raise ValueError("max_aspects must be at least 1")
-    chat = load_prompt("aspects").messages(query=query, max_aspects=str(max_aspects))
+    chat = session.prompt("aspects").messages(query=query, max_aspects=str(max_aspects))
     reply = session.structured(stage, [chat], AspectList, items=["query"])[0]
     if reply is None:
         return None

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -51,7 +50,7 @@ def atomize(
 ) -> dict[str, list[str] | None]:
     """Atomic statements of each text, keyed like ``texts`` (None: no usable reply)."""
     ids = list(texts)
-    p = load_prompt(prompt)
+    p = session.prompt(prompt)
     chats = [p.messages(text=clip_text(session, i, texts[i])) for i in ids]
     replies = session.structured(stage, chats, AtomList, items=ids)
     out: dict[str, list[str] | None] = {}

@@ -26,7 +26,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from factgraph.models import Relation, RelationLabel
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 CompareLabel = Literal["equivalent", "first implies second", "second implies first",
@@ -144,7 +143,7 @@ def compare_answers(
                 continue
             ask.append((a, b))
     if ask:
-        p = load_prompt("compare_answers")
+        p = session.prompt("compare_answers")
         chats = [p.messages(question=questions[a.question], first=a.text, second=b.text)
                  for a, b in ask]
         replies = session.structured(stage, chats, Comparison,

@@ -21,7 +21,6 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 STOPWORDS = frozenset([
@@ -102,7 +101,7 @@ def _read_jointly(session: ModelSession, query: str, texts: Mapping[str, str], m
     fields = [f"text_{n}" for n in range(1, len(keys) + 1)]
     shown = "\n\n".join(f"TEXT {n}:\n{clip_text(session, k, texts[k])}"
                          for n, k in enumerate(keys, 1))
-    chat = load_prompt("query_answers_joint").messages(query=query, texts=shown)
+    chat = session.prompt("query_answers_joint").messages(query=query, texts=shown)
     item = {"type": "array", "items": {"type": "string"}, "maxItems": max_answers}
     schema = {"type": "object", "properties": dict.fromkeys(fields, item), "required": fields}
     field_types: dict[str, Any] = {f: (list[str], ...) for f in fields}
@@ -138,7 +137,7 @@ def extract_context_facts(
     if joint:
         replies = _read_jointly(session, query, texts, max_facts, stage)
     else:
-        p = load_prompt("context_facts" if kind == "facts" else
+        p = session.prompt("context_facts" if kind == "facts" else
                         "query_answers_quoted" if quote else "query_answers")
         chats = [p.messages(query=query, text=clip_text(session, k, texts[k])) for k in keys]
         # The schema bounds the list, so constrained decoding stops a small model from

@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from factgraph.inputs import Document
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -55,7 +54,7 @@ def e2e_coverage(
     session: ModelSession, query: str, response: str, documents: Sequence[Document],
     stage: str = "e2e",
 ) -> CoverageReply | None:
-    p = load_prompt("e2e")
+    p = session.prompt("e2e")
     chat = p.messages(query=query, documents=documents_block(session, documents),
                       response=clip_text(session, "response", response))
     reply = session.structured(stage, [chat], CoverageReply, items=["coverage"])[0]

@@ -37,7 +37,6 @@ from collections.abc import Callable, Sequence
 from factgraph.backends.base import ChatMessage, Generation, GenerationParams
 from factgraph.models import ParseFailure
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -104,7 +103,7 @@ def _one_token_mass(session: ModelSession, stage: str, prompt: str, item: str,
     """Ask one one-token question (``prompt`` filled with ``fields``) and read ``m_w`` per
     word off its first token (``first_token_mass``); None — recorded as a parse failure of
     ``item`` — when the answer is none of the words."""
-    chat = load_prompt(prompt).messages(**fields)
+    chat = session.prompt(prompt).messages(**fields)
     [gen] = session.generate(stage, [chat], one_token_params(session, top_logprobs))
     session.count(f"{stage}.generated_tokens")
     mass = first_token_mass(gen, word_of, words)
@@ -174,10 +173,10 @@ def coverage_probabilities(
         return []
     shown = clip_text(session, "response", response)
     if query is None:
-        p = load_prompt("nli")
+        p = session.prompt("nli")
         chats = [p.messages(premise=shown, hypothesis=f) for f in facts]
     else:
-        p = load_prompt("answer_coverage")
+        p = session.prompt("answer_coverage")
         chats = [p.messages(query=query, response=shown, answer=f) for f in facts]
     runs: list[list[float | None]] = []
     for k in range(samples):
@@ -217,7 +216,7 @@ def evidence_probabilities(session: ModelSession, pairs: Sequence[tuple[str, str
     as a parse failure, when the answer is not yes / no / unknown."""
     if not pairs:
         return []
-    p = load_prompt("nli")
+    p = session.prompt("nli")
     chats = [p.messages(premise=clip_text(session, "response", ev), hypothesis=fact)
              for ev, fact in pairs]
     return _yes_probabilities(session, stage, chats, one_token_params(session, top_logprobs))

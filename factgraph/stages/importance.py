@@ -19,7 +19,6 @@ from typing import Literal
 
 from factgraph.backends.base import GenerationParams
 from factgraph.metrics.factual import importance_weight
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.relevance import read_ratings
 from factgraph.stages.session import ModelSession
 
@@ -32,7 +31,7 @@ def rate(session: ModelSession, query: str, statements: Sequence[str],
     if not statements:
         return []
     stage = f"importance.{criterion}"
-    p = load_prompt("importance")
+    p = session.prompt("importance")
     params = GenerationParams(temperature=0.0, max_tokens=2, top_logprobs=10,
                               seed=session.params.seed)
     chats = [p.messages(criterion=criterion.upper(), query=query, statement=s)

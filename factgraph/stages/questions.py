@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt, numbered
+from factgraph.stages.prompting import numbered
 from factgraph.stages.relevance import keep_relevant, rate_relevance
 from factgraph.stages.session import ModelSession
 
@@ -42,7 +42,7 @@ class QuestionList(BaseModel):
 def mine_questions(session: ModelSession, texts: Mapping[str, str],
                    stage: str = "questions") -> dict[str, list[str] | None]:
     ids = list(texts)
-    p = load_prompt("questions")
+    p = session.prompt("questions")
     replies = session.structured(stage, [p.messages(text=clip_text(session, i, texts[i]))
                                          for i in ids], QuestionList, items=ids)
     return {i: (r.questions if r is not None else None) for i, r in zip(ids, replies, strict=True)}
@@ -56,7 +56,7 @@ def refine_questions(
     unique = QuestionList(questions=mined).questions
     if not unique:
         return [], []
-    p = load_prompt("refine_questions")
+    p = session.prompt("refine_questions")
     reply = session.structured(stage, [p.messages(query=query, questions=numbered(unique))],
                                QuestionList, items=["questions"])[0]
     refined = reply.questions if reply is not None and reply.questions else unique

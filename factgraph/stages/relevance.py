@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 from factgraph.backends.base import Generation, GenerationParams
 from factgraph.models import ParseFailure
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 SCORE_TOKENS = ("1", "2", "3", "4", "5")
@@ -52,7 +51,7 @@ def rate_relevance(
     """A relevance rating in [1, 5] per statement (None where the reply was unreadable)."""
     if not statements:
         return []
-    p = load_prompt(prompt)
+    p = session.prompt(prompt)
     params = GenerationParams(temperature=0.0, max_tokens=2, top_logprobs=10,
                               seed=session.params.seed)
     gens = session.generate(stage, [p.messages(query=query, **{field: s}) for s in statements],

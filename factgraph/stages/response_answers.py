@@ -34,7 +34,6 @@ from factgraph.stages.answer_match import answer_stated, bare_yes_no, opening_ye
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.context_facts import extract_context_facts, grounded
 from factgraph.stages.fact_coverage import one_token_params, p_yes
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -83,7 +82,7 @@ def response_answers(
     out = [ResponseAnswer(text=a, p_supported={}) for a in new]
     if not asks:
         return out
-    p = load_prompt("answer_support")
+    p = session.prompt("answer_support")
     chats = [p.messages(query=query, text=clip_text(session, k, texts[k]), answer=a)
              for a, k in asks]
     gens = session.generate("answer_support", chats, one_token_params(session, top_logprobs))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from factgraph.stages.atomize import AtomList, clip_text
-from factgraph.stages.prompting import load_prompt, numbered
+from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 
 
@@ -20,7 +20,7 @@ def revise(
 ) -> dict[str, list[str]]:
     """Revised atoms per text id (texts with no atoms are passed through untouched)."""
     ids = [i for i in atoms if atoms[i]]
-    p = load_prompt("revise")
+    p = session.prompt("revise")
     chats = [p.messages(source=clip_text(session, i, sources[i]), statements=numbered(atoms[i]))
              for i in ids]
     replies = session.structured(stage, chats, AtomList, items=ids)

@@ -30,6 +30,7 @@ from factgraph.backends.base import (
 from factgraph.backends.structured import ParseFailure as _NoJSON
 from factgraph.backends.structured import _short_error, parse_as
 from factgraph.models import ParseFailure, Trace
+from factgraph.prompts import PACKAGED, Prompt, PromptSet
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,17 @@ class ModelSession:
     counts: Counter[str] = field(default_factory=Counter)
     limits_hit: list[str] = field(default_factory=list)
     item_traces: dict[tuple[str, str], str] = field(default_factory=dict)
+    prompts: PromptSet = PACKAGED  # the packaged prompts, or a user directory's in their place
+
+    def __post_init__(self) -> None:
+        # A judge that renders a prompt itself (the generative NLI judge) uses this session's.
+        with_prompts = getattr(self.nli, "with_prompts", None)
+        if self.prompts.overrides and callable(with_prompts):
+            self.nli = with_prompts(self.prompts)
+
+    def prompt(self, name: str) -> Prompt:
+        """The prompt ``name`` this session's stages use (``factgraph.prompts``)."""
+        return self.prompts.get(name)
 
     # -- bookkeeping -------------------------------------------------------------------------
     def count(self, key: str, n: int = 1) -> None:

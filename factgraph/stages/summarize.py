@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from factgraph.backends.base import GenerationParams
 from factgraph.models import ParseFailure
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.prompting import load_prompt
 from factgraph.stages.session import ModelSession
 
 
@@ -21,7 +20,7 @@ def summarize_long_texts(
     long_ids = [i for i, t in texts.items() if len(t) > min_chars]
     if not long_ids:
         return out
-    p = load_prompt("summarize")
+    p = session.prompt("summarize")
     params = session.params.model_copy(update={"json_schema": None}) \
         if session.params.json_schema else session.params
     params = GenerationParams(**{**params.model_dump(), "max_tokens": max(params.max_tokens, 512)})

@@ -1,30 +1,30 @@
 """Recognising a database server that cannot be reached, went away or refused the credentials.
 
-Both clients raise their own types (``redis.exceptions.ConnectionError`` / ``TimeoutError`` for
+Each client raises its own types (``redis.exceptions.ConnectionError`` / ``TimeoutError`` for
 FalkorDB, ``neo4j.exceptions.ServiceUnavailable`` / ``SessionExpired`` / ``AuthError`` for
-Bolt); they are recognised by name so that neither client is imported here.
+Bolt); every registered store lists its client's (``StoreSpec.connection_errors``), and they are
+recognised by module and class name so that no client is imported here.
 """
 
 from __future__ import annotations
 
-# (top-level module of the client, class name) -> what happened, in words.
-_CONNECTION_ERRORS: dict[tuple[str, str], str] = {
-    ("redis", "AuthenticationError"): "refused the password",
-    ("redis", "AuthenticationWrongNumberOfArgsError"): "refused the password",
-    ("redis", "ConnectionError"): "is unreachable",
-    ("redis", "TimeoutError"): "did not answer in time",
-    ("redis", "BusyLoadingError"): "is still loading its data",
-    ("neo4j", "AuthError"): "refused the credentials",
-    ("neo4j", "ServiceUnavailable"): "is unreachable",
-    ("neo4j", "SessionExpired"): "went away",
-}
+from factgraph.store.registry import stores
+
+
+def _connection_errors() -> dict[tuple[str, str], str]:
+    """(top-level module of the client, class name) -> what happened, in words; every store's."""
+    table: dict[tuple[str, str], str] = {}
+    for spec in stores().values():
+        table.update(spec.connection_errors)
+    return table
 
 
 def connection_problem(exc: BaseException) -> str | None:
     """What went wrong with the connection (``"is unreachable"``, ...), or None when ``exc`` is
     not a connection error. The most specific class of ``exc`` decides."""
+    table = _connection_errors()
     for cls in type(exc).__mro__:
-        words = _CONNECTION_ERRORS.get((cls.__module__.split(".")[0], cls.__name__))
+        words = table.get((cls.__module__.split(".")[0], cls.__name__))
         if words:
             return words
     if isinstance(exc, ConnectionError | TimeoutError):  # the builtin socket errors

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from factgraph.store.base import assert_read_only
+from factgraph.store.base import (
+    GraphStore,
+    StoreConfigError,
+    StoreSpec,
+    assert_read_only,
+    cypher_schema,
+)
 
 
 def _plain(value: Any) -> Any:
@@ -146,3 +153,42 @@ class FalkorDBStore:
         conn = getattr(self._db, "connection", None)
         if conn is not None:
             conn.close()
+
+
+def open_falkordb(uri: str | None = None, graph: str = "factgraph") -> FalkorDBStore:
+    """A FalkorDBStore at ``uri`` (``--uri``, without a password) or ``FALKORDB_URL``. A
+    password comes from the environment only: inside ``FALKORDB_URL``, or ``FALKORDB_PASSWORD``
+    beside a ``--uri``."""
+    url = uri or os.environ.get("FALKORDB_URL")
+    if not url:
+        raise StoreConfigError(
+            "no FalkorDB address: set FALKORDB_URL (see `factgraph db serve`) or pass --uri")
+    if uri and "@" in uri:
+        raise StoreConfigError("put the password in FALKORDB_URL or FALKORDB_PASSWORD, "
+                               "not on the command line")
+    pw = os.environ.get("FALKORDB_PASSWORD")
+    if uri and pw:
+        url = uri.replace("://", f"://:{pw}@", 1)
+    return FalkorDBStore(url, graph=graph)
+
+
+def _open(uri: str | None, graph: str, database: str | None) -> GraphStore:
+    return open_falkordb(uri, graph)
+
+
+# What the redis client's exceptions mean (recognised by name: the client is not imported).
+CONNECTION_ERRORS = {
+    ("redis", "AuthenticationError"): "refused the password",
+    ("redis", "AuthenticationWrongNumberOfArgsError"): "refused the password",
+    ("redis", "ConnectionError"): "is unreachable",
+    ("redis", "TimeoutError"): "did not answer in time",
+    ("redis", "BusyLoadingError"): "is still loading its data",
+}
+
+SPEC = StoreSpec(
+    name="falkordb", title="FalkorDB", open=_open, schema=cypher_schema("falkordb"),
+    description="FalkorDB (a Redis module; `factgraph db serve` starts one locally)",
+    address_env="FALKORDB_URL", default_port=6379, graph_option=True,
+    extra="falkordb", client_modules=("falkordb",), connection_errors=CONNECTION_ERRORS,
+    unreachable_help="start it (`factgraph db serve --detach`) or point FALKORDB_URL at a "
+                     "running one")

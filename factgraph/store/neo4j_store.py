@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from factgraph.store.base import assert_read_only
+from factgraph.store.base import (
+    GraphStore,
+    StoreConfigError,
+    StoreSpec,
+    assert_read_only,
+    cypher_schema,
+)
 
 
 def _plain(value: Any) -> Any:
@@ -70,3 +77,28 @@ class Neo4jStore:
 
     def close(self) -> None:
         self._driver.close()
+
+
+def open_neo4j(uri: str | None = None, database: str | None = None) -> Neo4jStore:
+    """A Neo4jStore at ``uri`` (``--uri``) or ``NEO4J_URI``, signed in as ``NEO4J_USERNAME``
+    (default neo4j) with ``NEO4J_PASSWORD``."""
+    target = uri or os.environ.get("NEO4J_URI")
+    if not target:
+        raise StoreConfigError("no Neo4j address: set NEO4J_URI or pass --uri")
+    return Neo4jStore(target, os.environ.get("NEO4J_USERNAME", "neo4j"),
+                      os.environ.get("NEO4J_PASSWORD"), database=database)
+
+
+def _open(uri: str | None, graph: str, database: str | None) -> GraphStore:
+    return open_neo4j(uri, database)
+
+
+SPEC = StoreSpec(
+    name="neo4j", title="Neo4j", description="Neo4j 5 over Bolt", open=_open,
+    address_env="NEO4J_URI", default_port=7687, extra="neo4j", client_modules=("neo4j",),
+    schema=cypher_schema("neo4j"), quiet_loggers=("neo4j",),  # it logs every retry
+    connection_errors={("neo4j", "AuthError"): "refused the credentials",
+                       ("neo4j", "ServiceUnavailable"): "is unreachable",
+                       ("neo4j", "SessionExpired"): "went away"},
+    unreachable_help="start it or point NEO4J_URI (NEO4J_USERNAME, NEO4J_PASSWORD) at a "
+                     "running one")

@@ -223,8 +223,17 @@ def _count_written(summary: PushSummary) -> None:
 
 
 def ensure_schema(store: GraphStore) -> None:
-    """Create the indexes of the store's dialect (cypher/schema/<backend>.cypher); idempotent."""
-    text = resource_path("cypher", "schema", f"{store.backend}.cypher").read_text()
+    """Create the store's indexes (its spec's schema: cypher/schema/<backend>.cypher for the
+    built-in stores; none for a store without one); idempotent."""
+    from factgraph.store.registry import find_store
+
+    spec = find_store(store.backend)
+    if spec is None:  # an unregistered store: the schema file of its dialect
+        text = resource_path("cypher", "schema", f"{store.backend}.cypher").read_text()
+    elif spec.schema is None:
+        return
+    else:
+        text = spec.schema()
     for stmt in (s.strip() for s in text.split(";")):
         lines = [ln for ln in stmt.splitlines() if not ln.strip().startswith("//")]
         stmt = "\n".join(lines).strip()
