@@ -35,7 +35,7 @@ from pydantic import (
     model_validator,
 )
 
-from factgraph.io import InputError, describe_validation_error
+from factgraph.io import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
     from factgraph.backends.base import GenerationParams
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 DEFAULT_MAX_TOKENS = 768
 
 
-class ConfigError(ValueError):
+class ConfigError(UserInputError):
     """A configuration that cannot run; ``str()`` is one line."""
 
 

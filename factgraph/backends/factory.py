@@ -17,10 +17,11 @@ from typing import Any
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
+from factgraph.io import UserInputError
 
 
-class BackendSpecError(ValueError):
-    pass
+class BackendSpecError(UserInputError):
+    """A model spec that names no backend, or names one badly."""
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -39,6 +39,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from factgraph.io import UserInputError
 from factgraph.models import Evaluation
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,9 @@ def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
             if data.find(b"\n", nl + 1) == -1 and not data[nl + 1 :].strip():
                 break  # the last line is damaged: treat as torn
             msg = e.errors()[0]["msg"]
-            raise ValueError(f"{path}:{lineno}: not a valid result line: {msg}") from None
+            raise UserInputError(f"{path}:{lineno}: not a valid result line: {msg}") from None
         if ev.id in ids:
-            raise ValueError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
+            raise UserInputError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
         ids.add(ev.id)
         pos = nl + 1
         good_end = pos

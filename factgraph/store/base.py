@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from factgraph.io import UserInputError
+
 # Clauses that change a graph. Checked outside string literals and comments, as whole words.
 _WRITE_CLAUSES = re.compile(
     r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|LOAD\s+CSV|FOREACH)\b", re.IGNORECASE
@@ -14,7 +16,7 @@ _WRITE_PROCEDURES = re.compile(r"\bCALL\s+(db\.|dbms\.|apoc\.)", re.IGNORECASE)
 _LITERALS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.S)
 
 
-class ReadOnlyViolation(ValueError):
+class ReadOnlyViolation(UserInputError):
     """A query meant to read the database would write to it."""
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 
+from factgraph.io import UserInputError
 from factgraph.store.base import GraphStore
 
 
-class StoreConfigError(ValueError):
+class StoreConfigError(UserInputError):
     pass
 
 
