@@ -107,6 +107,7 @@ def test_assert_comprehensive_lists_the_basis_facts() -> None:
     message = str(err.value)
     assert message.startswith("comprehensiveness 0.1429 < 0.5 (1 covered / 7 context "
                               "components)")
+    assert analyze(graph).basis()
     for comp in analyze(graph).basis():
         assert f"[{comp.representative}] {comp.text}" in message
     assert "the answer misses 5 basis fact(s)" in message

@@ -98,6 +98,7 @@ def test_kappa_and_balanced_accuracy_equal_sklearn_per_judge(judgements_file: Pa
 
     rows = load_judgements(judgements_file)
     summaries = {s.judge: s for s in summarize_judgements(rows, n_resamples=0)}
+    assert summaries
     for judge, s in summaries.items():
         mine = [r for r in rows if r.judge == judge]
         y_true = [adjusted_human_label(r.human_label, r.answer_index) for r in mine]
