@@ -39,6 +39,7 @@ def write_inputs(path: Path, markers: list[str]) -> Path:
 
 
 def test_batch_fail_under_exits_1_listing_the_ids_below(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     inputs = write_inputs(tmp_path / "inputs.jsonl", ["BOTH", "ONE", "NONE"])
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, _):
         common = ["--method", "e2e", "--set", "coverage_judge=list", "--model", f"openai:m@{url}",
@@ -76,6 +77,7 @@ def test_batch_fail_under_exits_1_listing_the_ids_below(tmp_path: Path) -> None:
 
 
 def test_evaluate_fail_under_names_the_missing_facts(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     response = tmp_path / "answer.txt"
     response.write_text("answer ONE", encoding="utf-8")
     docs = []

@@ -190,6 +190,7 @@ def test_bad_judge_card_on_the_cli_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     from factgraph.evaluation.meta_eval import read_judge_card
     from tests.fake_openai import serve
     from tests.pipeline_support import PromptRouter
