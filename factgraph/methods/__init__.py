@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from factgraph.inputs import EvaluationInput
+from factgraph.io import UserInputError
 from factgraph.models import Evaluation
 from factgraph.stages.session import ModelSession
 
@@ -29,7 +30,7 @@ Runner = Callable[[EvaluationInput, ModelSession, Any], Evaluation]
 def get_method(name: str) -> tuple[type[Any], Runner]:
     """(options class, run function) of a method; ValueError naming the known ones."""
     if name not in METHODS:
-        raise ValueError(f"unknown method {name!r}; known: {', '.join(sorted(METHODS))}")
+        raise UserInputError(f"unknown method {name!r}; known: {', '.join(sorted(METHODS))}")
     module, options, func = METHODS[name]
     mod = importlib.import_module(module)
     return getattr(mod, options), getattr(mod, func)
