@@ -278,7 +278,7 @@ class BatchRunner(Generic[T]):
         seen: set[str] = set()
         for item_id, _ in todo:
             if item_id in seen:
-                raise ValueError(f"duplicate input id {item_id!r}")
+                raise UserInputError(f"duplicate input id {item_id!r}")
             seen.add(item_id)
         flag = _StopFlag()
         watch = UnreachableWatch(self.max_unreachable)
@@ -329,7 +329,7 @@ class BatchRunner(Generic[T]):
         with progress_bar(self.progress, total) as tick:
             for item_id, item in items:
                 if item_id in seen:
-                    raise ValueError(f"duplicate input id {item_id!r}")
+                    raise UserInputError(f"duplicate input id {item_id!r}")
                 seen.add(item_id)
                 summary.total += 1
                 if item_id in offsets:
