@@ -23,6 +23,7 @@ from factgraph.models import (
     Trace,
     Verdict,
 )
+from factgraph.models import register_display as _register_display
 
 if TYPE_CHECKING:
     from factgraph.api import evaluate, evaluate_many, evaluator, load_results
@@ -49,6 +50,25 @@ _LAZY: dict[str, str] = {
     "Evaluator": "factgraph.methods.run",
     "to_pyvis": "factgraph.viz.pyvis_graph",
 }
+
+
+def _notebook_html(obj: Evaluation | FactGraph) -> str:
+    """``_repr_html_`` of a graph or an evaluation: the view in an iframe (loads viz)."""
+    from factgraph.viz.notebook import iframe
+
+    return iframe(obj)
+
+
+def _pyvis(obj: Evaluation | FactGraph, **kwargs: Any) -> Any:
+    """``.to_pyvis()`` of a graph or an evaluation (loads viz and pyvis)."""
+    from factgraph.viz.pyvis_graph import to_pyvis
+
+    return to_pyvis(obj, **kwargs)
+
+
+# The vocabulary (models) never imports viz; its display methods call these.
+_register_display("html", _notebook_html)
+_register_display("pyvis", _pyvis)
 
 
 def __getattr__(name: str) -> Any:

@@ -13,12 +13,8 @@ Options take the names of the CLI flags (``t_rel``, ``prune_top_k``, ``max_pairs
 
 from __future__ import annotations
 
-import json
-import logging
 import os
-import traceback
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,14 +24,11 @@ from factgraph.config import ConfigError, EvaluationConfig
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import describe_validation_error
 from factgraph.models import Evaluation
+from factgraph.runners.batch import BatchRunner, progress_bar
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from factgraph.backends.base import TextBackend
     from factgraph.methods.run import Backends, Evaluator
-
-log = logging.getLogger(__name__)
 
 DocumentLike = str | Mapping[str, Any] | Document
 InputLike = EvaluationInput | Mapping[str, Any]
@@ -210,50 +203,34 @@ def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str | None 
         else None
     if results is None:
         return _run_plain(ev, to_inputs(inputs), progress, total)
-    path = Path(results)
-    if path.exists() and path.stat().st_size > 0 and not resume:
-        raise FileExistsError(f"{path} already has results: pass resume=True to continue it, "
-                              "or choose a new file")
-    return _run_recorded(ev, to_inputs(inputs), path, progress, total)
+    return _run_recorded(ev, to_inputs(inputs), Path(results), resume, progress, total)
 
 
 def _run_plain(ev: Evaluator, inputs: Iterator[EvaluationInput], progress: bool,
                total: int | None) -> Iterator[Evaluation]:
     seen: set[str] = set()
-    with _progress(progress, total) as tick:
+    with progress_bar(progress, total) as tick:
         for inp in inputs:
             _check_unique(inp.id, seen)
             yield _with_id(ev(inp), inp.id)
             tick()
 
 
-def _run_recorded(ev: Evaluator, inputs: Iterator[EvaluationInput], path: Path,
+def _run_recorded(ev: Evaluator, inputs: Iterator[EvaluationInput], path: Path, resume: bool,
                   progress: bool, total: int | None) -> Iterator[Evaluation]:
-    from factgraph.runners.batch import append_line, repair_and_read_ids
+    """The batch runner's stream over ``inputs`` (results appended, failures recorded, finished
+    inputs read back); a results file that is already there without ``resume`` is refused
+    now, before the first input is read."""
+    runner = BatchRunner(ev, path, resume=resume, handle_signals=False, progress=progress)
+    runner.check_fresh(resume_hint="resume=True")
+    return runner.stream(_unique_ids(inputs), total)
 
-    done, _ = repair_and_read_ids(path)
-    offsets = _line_offsets(path) if done else {}
-    failures = path.with_name(path.name + ".failures.jsonl")
+
+def _unique_ids(inputs: Iterator[EvaluationInput]) -> Iterator[tuple[str, EvaluationInput]]:
     seen: set[str] = set()
-    with _progress(progress, total) as tick:
-        for inp in inputs:
-            _check_unique(inp.id, seen)
-            if inp.id in offsets:
-                yield _read_line(path, *offsets[inp.id])
-                tick()
-                continue
-            try:
-                result = _with_id(ev(inp), inp.id)
-            except Exception as e:  # one bad input must not end the run (as in batch)
-                log.error("input %s failed: %s", inp.id, e)
-                append_line(failures, json.dumps({
-                    "id": inp.id, "error": f"{type(e).__name__}: {e}",
-                    "traceback": traceback.format_exc(limit=5)}, ensure_ascii=False))
-                tick()
-                continue
-            append_line(path, result.model_dump_json())
-            yield result
-            tick()
+    for inp in inputs:
+        _check_unique(inp.id, seen)
+        yield inp.id, inp
 
 
 def _check_unique(item_id: str, seen: set[str]) -> None:
@@ -264,36 +241,6 @@ def _check_unique(item_id: str, seen: set[str]) -> None:
 
 def _with_id(ev: Evaluation, item_id: str) -> Evaluation:
     return ev if ev.id == item_id else ev.model_copy(update={"id": item_id})
-
-
-def _line_offsets(path: Path) -> dict[str, tuple[int, int]]:
-    """id -> (start, length) of each result line (the file is already repaired)."""
-    offsets: dict[str, tuple[int, int]] = {}
-    pos = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            if raw.strip():
-                offsets[json.loads(raw)["id"]] = (pos, len(raw))
-            pos += len(raw)
-    return offsets
-
-
-def _read_line(path: Path, start: int, length: int) -> Evaluation:
-    with open(path, "rb") as f:
-        f.seek(start)
-        return Evaluation.model_validate_json(f.read(length))
-
-
-@contextmanager
-def _progress(enabled: bool, total: int | None) -> Iterator[Callable[[], None]]:
-    if not enabled:
-        yield lambda: None
-        return
-    from rich.progress import Progress
-
-    with Progress(transient=True) as bar:
-        task = bar.add_task("evaluating", total=total)
-        yield lambda: bar.advance(task)
 
 
 def load_results(path: PathLike) -> Iterator[Evaluation]:

@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from factgraph.backends.base import DEFAULT_MAX_TOKENS
-from factgraph.io import InputError, describe_validation_error
+from factgraph.io import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
     from factgraph.backends.base import GenerationParams
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 DEFAULT_METHOD = "e2e"  # the method of a config (CLI, config file) that names none
 
 
-class ConfigError(ValueError):
+class ConfigError(UserInputError):
     """A configuration that cannot run; ``str()`` is one line."""
 
 

@@ -25,7 +25,22 @@ M = TypeVar("M", bound=BaseModel)
 P = TypeVar("P")
 
 
-class InputError(ValueError):
+class UserInputError(ValueError):
+    """A mistake the user can fix in what they gave (a file, an argument, an option, a name):
+    the CLI prints ``str()`` as one line and exits 2. Every error of that family derives from
+    it; any other exception is a bug and surfaces with its traceback. A ValueError, so callers
+    that catch ValueError keep catching it."""
+
+
+class UnknownNameError(UserInputError, KeyError):
+    """A name the user gave that is not there (a statement id, a named query): a KeyError for
+    code that looks names up, a user error for the CLI; ``str()`` is the message unquoted."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class InputError(UserInputError):
     """A bad input file. ``str()`` is a one-line message naming file, line and field."""
 
     def __init__(self, path: str | os.PathLike[str], message: str, line: int | None = None):

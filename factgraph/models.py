@@ -9,6 +9,7 @@ Direction convention: a Relation ``src -> dst`` with label ``entails`` means *sr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -16,6 +17,24 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCHEMA_VERSION = "1"
+
+# How a graph or an evaluation is drawn: ``"html"`` (the notebook view) and ``"pyvis"``. The
+# drawing code lives in factgraph.viz, which imports this module, so this module never imports
+# it: the package's ``__init__`` (the public API, above every layer) registers the two functions,
+# and they load viz on first use. See docs/extending.md, "The layers".
+_DISPLAYS: dict[str, Callable[..., Any]] = {}
+
+
+def register_display(kind: str, draw: Callable[..., Any]) -> None:
+    """Make ``draw(obj, **kwargs)`` the drawing of ``kind`` (``"html"`` or ``"pyvis"``)."""
+    _DISPLAYS[kind] = draw
+
+
+def _display(kind: str) -> Callable[..., Any]:
+    try:
+        return _DISPLAYS[kind]
+    except KeyError:
+        raise LookupError(f"no {kind!r} display is registered (import factgraph)") from None
 
 
 class Origin(str, Enum):
@@ -107,16 +126,13 @@ class FactGraph(_Strict):
 
     def _repr_html_(self) -> str:
         """Jupyter: the interactive view, isolated in an iframe."""
-        from factgraph.viz.notebook import iframe
-
-        return iframe(self)
+        html: str = _display("html")(self)
+        return html
 
     def to_pyvis(self, **kwargs: Any) -> Any:
         """A ``pyvis.network.Network`` styled like ``factgraph view`` (``factgraph[pyvis]``);
         see :func:`factgraph.viz.pyvis_graph.to_pyvis` for the keyword arguments."""
-        from factgraph.viz.pyvis_graph import to_pyvis
-
-        return to_pyvis(self, **kwargs)
+        return _display("pyvis")(self, **kwargs)
 
     def statement(self, statement_id: str) -> Statement:
         """The statement with this id (KeyError if absent)."""
@@ -191,15 +207,12 @@ class Evaluation(_Strict):
 
     def _repr_html_(self) -> str:
         """Jupyter: the interactive view of this evaluation's graph, isolated in an iframe."""
-        from factgraph.viz.notebook import iframe
-
-        return iframe(self)
+        html: str = _display("html")(self)
+        return html
 
     def to_pyvis(self, **kwargs: Any) -> Any:
         """A ``pyvis.network.Network`` of this evaluation's graph (``factgraph[pyvis]``)."""
-        from factgraph.viz.pyvis_graph import to_pyvis
-
-        return to_pyvis(self, **kwargs)
+        return _display("pyvis")(self, **kwargs)
 
     @field_validator("scores")
     @classmethod

@@ -28,6 +28,7 @@ def check_backend(backend: TextBackend) -> None:
         assert g.trace.raw_output == g.text
     assert "4" in gens[1].text
     results = GenerativeNLIJudge(backend).judge(PAIRS)
+    assert results
     for r in results:
         assert r.source in ("probabilities", "parsed_label")
         assert math.isclose(r.entailment + r.neutral + r.contradiction, 1.0, abs_tol=1e-6)

@@ -61,6 +61,7 @@ def test_cross_encoder_reads_labels_from_config(tmp_path: Path) -> None:
     folder = build_tiny_nli(tmp_path / "nli", favour="ENTAILMENT")
     judge = load_nli_backend(f"cross-encoder:{folder}")
     res = judge.judge([("the museum is old", "the museum is new"), ("a", "the bridge")])
+    assert res
     for r in res:
         assert r.source == "probabilities" and r.label == "entails" and r.entailment > 0.99
         assert r.entailment + r.neutral + r.contradiction == pytest.approx(1.0, abs=1e-5)

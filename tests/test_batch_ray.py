@@ -54,6 +54,7 @@ def ray_address() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[tuple[str, Any]]:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     with serve(nli_router(), latency_s=0.01) as served:
         yield served
 

@@ -47,6 +47,7 @@ def voss_e2e(user: str) -> str:
 
 def test_evaluate_over_http_writes_the_evaluation_and_caches_calls(
         tmp_path: Path, voss_files: dict[str, Path]) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     router = PromptRouter({"e2e": voss_e2e})
     cache = tmp_path / "calls.sqlite"
     with serve(router) as (url, served):
@@ -66,6 +67,7 @@ def test_evaluate_over_http_writes_the_evaluation_and_caches_calls(
 
 
 def test_batch_resume_runs_only_what_is_left(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     inputs = tmp_path / "inputs.jsonl"
     docs = [{"id": "d1", "text": "first text"}, {"id": "d2", "text": "second text"}]
     lines = [{"id": f"q{i}", "query": "q?", "response": f"answer {m}", "documents": docs}
@@ -107,6 +109,7 @@ def wikicontradict_file(path: Path) -> Path:
 
 
 def test_meta_eval_wikicontradict_reports_lmr_and_confusion(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     data = wikicontradict_file(tmp_path / "wc.jsonl")
     results = tmp_path / "wc-results.jsonl"
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
@@ -132,6 +135,7 @@ def test_meta_eval_wikicontradict_reports_lmr_and_confusion(tmp_path: Path) -> N
 
 
 def test_meta_eval_sample_is_fixed_by_its_seed(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     data = wikicontradict_file(tmp_path / "wc.jsonl")
     with serve(PromptRouter({"e2e": e2e_by_marker})) as (url, served):
         ids = []
@@ -178,6 +182,7 @@ def test_evaluate_bad_options_are_one_line_errors(voss_files: dict[str, Path], a
 
 
 def test_two_runs_with_one_cache_write_byte_identical_results(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     data = wikicontradict_file(tmp_path / "wc.jsonl")
     inputs = tmp_path / "inputs.jsonl"
     from factgraph.datasets.wikicontradict import load_items
@@ -202,6 +207,7 @@ def test_two_runs_with_one_cache_write_byte_identical_results(tmp_path: Path) ->
 
 
 def test_a_cap_that_is_hit_is_recorded(tmp_path: Path, voss_files: dict[str, Path]) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     from tests.test_comprehensiveness import nli_router
 
     with serve(nli_router(nli=lambda u: "unknown")) as (url, _):

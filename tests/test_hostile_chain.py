@@ -42,6 +42,7 @@ def e2e_reply(user: str) -> str:
 
 @pytest.mark.db
 def test_hostile_texts_survive_evaluate_view_and_database(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     response = tmp_path / "response.txt"
     response.write_text(" ".join(HOSTILE), encoding="utf-8")
     docs = tmp_path / "docs.jsonl"

@@ -90,6 +90,7 @@ def test_the_issue_example_gives_three_basis_facts_and_one_contradiction_everywh
         server: FalkorDBServer, tmp_path: Path) -> None:
     ev = dam_evaluation()  # no stored score: every reader computes S = 1/4 from the graph
     readings = read_everywhere([ev], server, tmp_path)
+    assert readings
     for path, by_eval in readings.items():
         if path == "db-leaderboard":
             continue

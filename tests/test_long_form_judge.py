@@ -185,6 +185,7 @@ def test_auto_on_a_long_answer_runs_the_long_form_judge_without_a_model() -> Non
 def test_every_named_judge_validates_and_lists() -> None:
     from factgraph.config import EvaluationConfig
 
+    assert JUDGES
     for judge in JUDGES.values():
         cfg = EvaluationConfig.from_flat(judge.flat())
         assert cfg.method == judge.method

@@ -70,6 +70,7 @@ def test_cells_agree_with_the_engine_for_every_statement() -> None:
     evs = [e for e in heber_evaluations() if e.query == HEBER_QUERY]
     m = coverage_matrix(evs)
     qid = query_id(HEBER_QUERY)
+    assert m.columns
     for j, col in enumerate(m.columns):
         ev = next(e for e in evs if e.id == col.evaluation_id)
         cov = analyze(ev.graph)

@@ -98,6 +98,7 @@ def test_kappa_and_balanced_accuracy_equal_sklearn_per_judge(judgements_file: Pa
 
     rows = load_judgements(judgements_file)
     summaries = {s.judge: s for s in summarize_judgements(rows, n_resamples=0)}
+    assert summaries
     for judge, s in summaries.items():
         mine = [r for r in rows if r.judge == judge]
         y_true = [adjusted_human_label(r.human_label, r.answer_index) for r in mine]
@@ -189,6 +190,7 @@ def test_bad_judge_card_on_the_cli_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_wikicontradict_judge_card_and_batch_carry_it(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     from factgraph.evaluation.meta_eval import read_judge_card
     from tests.fake_openai import serve
     from tests.pipeline_support import PromptRouter

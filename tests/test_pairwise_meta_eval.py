@@ -188,6 +188,7 @@ def test_shipped_results_rescore_to_their_cards(shared_data: Path, judge: str) -
     want = card["report"]
     assert got["instances"] == want["instances"] > 0
     rows = {r["scorer"]: r for r in got["rows"]}
+    assert want["rows"]
     for row in want["rows"]:
         for stat in ("pearson", "spearman", "kendall_tau_b", "pairwise_accuracy"):
             assert rows[row["scorer"]][stat] == pytest.approx(row[stat], abs=1e-12), stat

@@ -81,6 +81,7 @@ def cli_evaluation(url: str, files: dict[str, Path], out: Path, *flags: str) -> 
 # -- evaluate() == factgraph evaluate ----------------------------------------------------------
 def test_evaluate_with_a_scripted_backend_equals_the_cli(tmp_path: Path,
                                                          voss_files: dict[str, Path]) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     flags = ("--skip-implied", "--t-rel", "3.0", "--max-pairs", "200", "--seed", "7")
     with serve(router()) as (url, served):
         from_cli = cli_evaluation(url, voss_files, tmp_path / "cli.json", *flags)
@@ -98,6 +99,7 @@ def test_evaluate_with_a_scripted_backend_equals_the_cli(tmp_path: Path,
 
 def test_evaluate_over_http_equals_the_cli(tmp_path: Path,
                                            voss_files: dict[str, Path]) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     with serve(router()) as (url, served):
         from_cli = cli_evaluation(url, voss_files, tmp_path / "cli.json")
         asked_by_cli = served.requests
@@ -144,6 +146,7 @@ def test_unknown_and_bad_options_are_errors_like_the_cli(voss_files: dict[str, P
 
 
 def test_config_file_flags_and_python_build_the_same_config(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     from factgraph.cli.evaluate import build_config
 
     path = tmp_path / "run.toml"
@@ -194,6 +197,7 @@ def marker_inputs(markers: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def test_evaluate_many_resumes_and_equals_the_batch_command(tmp_path: Path) -> None:
+    pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
     inputs = marker_inputs(["BOTH", "ONE", "NONE"])
     inputs_path = tmp_path / "inputs.jsonl"
     inputs_path.write_text("".join(json.dumps(x) + "\n" for x in inputs), encoding="utf-8")

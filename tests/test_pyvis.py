@@ -45,6 +45,7 @@ def test_nodes_and_edges_carry_the_views_statuses_and_styles(example_graph_path:
     data = view_data(graph)
     nodes = {n["id"]: n for n in net.nodes}
     assert set(nodes) == {s.id for s in graph.statements}
+    assert data["statements"]
     for s in data["statements"]:
         node = nodes[s["id"]]
         assert node["status"] == s["status"]

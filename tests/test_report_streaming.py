@@ -115,6 +115,7 @@ def test_streamed_report_and_matrices_equal_the_list_based_ones(evs: list[Evalua
     assert render_report(evs, view_links=links, title="T", judge_cards=cards) == expected
     got = [m.model_dump() for m in matrices_by_query(evs)]
     assert got == [m.model_dump() for m in oracle_matrix.matrices_by_query(evs)]
+    assert got
     for m in matrices_by_query(evs):
         one_query = [ev for ev in evs if (ev.query or ev.graph.query) == m.query]
         assert coverage_matrix(one_query).model_dump() == m.model_dump()

@@ -80,6 +80,7 @@ def test_push_is_idempotent_and_shares_context(store: FalkorDBStore) -> None:
 def test_round_trip(store: FalkorDBStore) -> None:
     evs = sample_evaluations()
     push_evaluations(store, evs)
+    assert evs
     for ev in evs:
         assert load_evaluation(store, ev.id) == ev
     assert load_evaluation(store, "nope") is None
@@ -163,6 +164,7 @@ def test_named_queries_match_the_engine(store: FalkorDBStore) -> None:
 
 
 def test_every_named_query_has_a_documented_header() -> None:
+    assert named_queries()
     for nq in named_queries().values():
         assert nq.columns and nq.description, nq.name
         for p in nq.params:
@@ -329,6 +331,7 @@ def test_cli_names_stored_values_when_a_query_finds_nothing(
     assert res.exit_code == 0, res.output
     board = json.loads(runner.invoke(cli, ["db", "query", "coverage_leaderboard", "-p",
                                            f"method={methods[0]}", "-o", "json", *graph]).stdout)
+    assert board
     for row in board:  # three decimals in the table, every digit in JSON
         mean = row["mean_comprehensiveness"]
         shown = str(int(mean)) if float(mean).is_integer() else f"{mean:.3f}"

@@ -71,6 +71,7 @@ def test_real_neo4j_full_suite(neo4j_store: Neo4jStore) -> None:
     first = neo4j_store.run("MATCH (n) RETURN count(n) AS c")[0]["c"]
     push_evaluations(neo4j_store, evs)
     assert neo4j_store.run("MATCH (n) RETURN count(n) AS c")[0]["c"] == first
+    assert evs
     for ev in evs:
         assert load_evaluation(neo4j_store, ev.id) == ev
     check_named_queries(neo4j_store)

@@ -22,10 +22,11 @@ from typing import Any, Literal
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
+from factgraph.io import UserInputError
 
 
-class BackendSpecError(ValueError):
-    pass
+class BackendSpecError(UserInputError):
+    """A model spec that names no backend, or names one badly."""
 
 
 Kind = Literal["text", "nli", "embedding"]

@@ -29,6 +29,7 @@ from factgraph.backends.base import (
     TokenLogprob,
 )
 from factgraph.backends.keys import call_key, trace_id
+from factgraph.io import UserInputError
 from factgraph.models import Trace
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ def resolve_base_url(base_url: str | None) -> str:
     url = base_url or os.environ.get("FACTGRAPH_OPENAI_BASE_URL") or os.environ.get(
         "OPENAI_BASE_URL")
     if not url:
-        raise ValueError("no server address: pass a base URL or set FACTGRAPH_OPENAI_BASE_URL")
+        raise UserInputError("no server address: pass a base URL or set FACTGRAPH_OPENAI_BASE_URL")
     return url.rstrip("/")
 
 
@@ -144,7 +145,7 @@ class OpenAICompatibleBackend:
         json_mode: str = "json_schema",
     ) -> None:
         if json_mode not in JSON_MODES:
-            raise ValueError(f"json_mode must be one of {JSON_MODES}")
+            raise UserInputError(f"json_mode must be one of {JSON_MODES}")
         self.model = model
         self.json_mode = json_mode
         self.base_url = resolve_base_url(base_url)

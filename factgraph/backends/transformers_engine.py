@@ -17,6 +17,7 @@ from factgraph.backends.base import (
     TokenLogprob,
 )
 from factgraph.backends.keys import call_key, trace_id
+from factgraph.io import UserInputError
 from factgraph.models import Trace
 
 log = logging.getLogger(__name__)
@@ -127,7 +128,7 @@ def nli_label_indices(id2label: dict[int, str]) -> dict[str, int]:
         elif n.startswith("not_entail") or n.startswith("non_entail"):
             out["not_entails"] = int(idx)
     if "entails" not in out or not ({"contradicts", "neutral", "not_entails"} & set(out)):
-        raise ValueError(f"cannot read NLI labels from config.id2label = {id2label}")
+        raise UserInputError(f"cannot read NLI labels from config.id2label = {id2label}")
     return out
 
 

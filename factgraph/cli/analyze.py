@@ -27,6 +27,7 @@ from factgraph.graph import (
     analyze_table,
     contradictions,
 )
+from factgraph.io import UnknownNameError
 
 FORMATS = ("table", "json")
 FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")
@@ -215,7 +216,10 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
     choice = read_output(outputs, fmt, FORMATS, "table")
     graph = load_one_table(graph_file, evaluation_id)
     cov = analyze_table(graph, min_probability=min_probability)
-    path = cov.explain(statement_id)
+    try:
+        path = cov.explain(statement_id)
+    except KeyError as e:  # an id the graph does not have
+        raise UnknownNameError(str(e.args[0])) from None
     comp = cov.component_of(statement_id)
     steps = [
         {"statement_id": sid, "origin": graph.statements[cov._position(sid)].origin.value,

@@ -1,7 +1,9 @@
 """Entry point of the ``factgraph`` CLI: one group, commands registered from small modules.
 
-Errors the user can fix (bad files, bad arguments) print one line to stderr and exit with
-code 2; no traceback. Set ``FACTGRAPH_DEBUG=1`` to see tracebacks.
+Errors the user can fix (:class:`factgraph.io.UserInputError` and its family: bad files, bad
+arguments, unknown names) print one line to stderr and exit with code 2; no traceback. Any
+other exception is a bug and surfaces with its traceback. Set ``FACTGRAPH_DEBUG=1`` to see
+the traceback of a user error too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import click
 
 from factgraph import __version__
-from factgraph.io import InputError
+from factgraph.io import InputError, UserInputError
 
 # (module, attribute) of each command; imported lazily so `factgraph --help` stays fast and
 # optional engines are imported only by the commands that need them.
@@ -72,11 +74,13 @@ class FactgraphGroup(click.Group):
             if os.environ.get("FACTGRAPH_DEBUG") or type(e).__name__ not in ENGINE_ERRORS:
                 raise
             raise click.ClickException(f"{type(e).__name__}: {e}") from None
-        except (KeyError, ValueError) as e:
+        except UserInputError as e:
+            # Only the user-error family: a bare KeyError or ValueError is a bug, and keeps
+            # its traceback.
             if os.environ.get("FACTGRAPH_DEBUG"):
                 raise
-            msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            raise UserError(str(msg).splitlines()[0] if str(msg) else type(e).__name__) from None
+            msg = str(e)
+            raise UserError(msg.splitlines()[0] if msg else type(e).__name__) from None
 
 
 @click.group(cls=FactgraphGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.inputs import Document
-from factgraph.io import read_jsonl
+from factgraph.io import UserInputError, read_jsonl
 
 Label = Literal["completeness", "correctness", "overall"]
 LABELS: tuple[Label, ...] = ("completeness", "correctness", "overall")
@@ -75,11 +75,11 @@ class PairwiseInstance(BaseModel):
         docs: list[Document] = []
         if use in ("reference", "both"):
             if not self.gt_answer:
-                raise ValueError(f"instance {self.instance_id}: no gt_answer to judge against")
+                raise UserInputError(f"instance {self.instance_id}: no gt_answer to judge against")
             docs.append(Document(id="reference", text=self.gt_answer))
         if use in ("documents", "both"):
             if not self.documents:
-                raise ValueError(f"instance {self.instance_id}: no documents to judge against")
+                raise UserInputError(f"instance {self.instance_id}: no documents to judge against")
             docs.extend(self.documents)
         return docs
 

@@ -29,7 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.io import read_jsonl
+from factgraph.io import UserInputError, read_jsonl
 from factgraph.metrics.agreement import UNDEFINED, Agreement, agreement, cohen_kappa
 from factgraph.metrics.bootstrap import bca_interval
 from factgraph.metrics.lmr import (
@@ -146,7 +146,7 @@ def split_items(items: list[LabelledInput], split: Split,
     shipped = shipped or load_split()
     n_rows = max((it.row for it in items), default=-1) + 1
     if n_rows != len(shipped.dev_rows) + len(shipped.test_rows):
-        raise ValueError(f"the split covers {len(shipped.dev_rows) + len(shipped.test_rows)} "
+        raise UserInputError(f"the split covers {len(shipped.dev_rows) + len(shipped.test_rows)} "
                          f"rows but the file has {n_rows}: not the WikiContradict human-eval "
                          "file the split was made for")
     rows = set(shipped.dev_rows if split == "dev" else shipped.test_rows)
@@ -223,7 +223,7 @@ def score_results(method: str, items: list[LabelledInput], results: list[Evaluat
     by_id = {ev.id: ev for ev in results}
     missing = [it.input.id for it in items if it.input.id not in by_id]
     if missing:
-        raise ValueError(f"no result for {len(missing)} inputs (first: {missing[0]})")
+        raise UserInputError(f"no result for {len(missing)} inputs (first: {missing[0]})")
     read = score_of or (lambda ev: ev.scores.get("comprehensiveness"))
     labelled = [(read(by_id[it.input.id]), it.label) for it in items]
     result = label_match_summary(method, labelled, n_resamples, seed)

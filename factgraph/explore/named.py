@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from factgraph.io import UserInputError
 from factgraph.store.queries import NamedQuery
 
 MAX_VALUE_CHARS = 10_000
@@ -45,7 +46,7 @@ def form_params(q: NamedQuery, form: Mapping[str, str],
             continue
         raw = form[p]
         if len(raw) > MAX_VALUE_CHARS:
-            raise ValueError(f"{p}: value longer than {MAX_VALUE_CHARS} characters")
+            raise UserInputError(f"{p}: value longer than {MAX_VALUE_CHARS} characters")
         texts = {v for v in (stored or {}).get(p, ()) if isinstance(v, str) and v.strip()}
         if raw in texts or raw.strip() in texts:
             params[p] = raw if raw in texts else raw.strip()

@@ -20,6 +20,8 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from factgraph.io import UserInputError
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -60,7 +62,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, token: str | None, loopback_only: bool) -> None:
         if not loopback_only and not token:
-            raise ValueError("binding a non-loopback address needs a token")
+            raise UserInputError("binding a non-loopback address needs a token")
         self.app = app
         self.token = token
         self.loopback_only = loopback_only

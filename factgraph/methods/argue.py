@@ -44,6 +44,7 @@ from factgraph.datasets.argue_io import (
 )
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
+from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.argue import (
@@ -129,9 +130,9 @@ def _load(inp: EvaluationInput, options: ArgueOptions) -> tuple[str, Report, lis
     elif inp.response.strip():
         report = report_from_text(inp.response, inp.response_id or inp.id)
     else:
-        raise ValueError("argue needs a report (--report FILE, or --response)")
+        raise UserInputError("argue needs a report (--report FILE, or --response)")
     if not options.nuggets:
-        raise ValueError("argue needs nuggets (--nuggets FILE)")
+        raise UserInputError("argue needs nuggets (--nuggets FILE)")
     nuggets = load_nuggets(options.nuggets)
     docs = load_documents(options.docs) if options.docs else list(inp.documents)
     return request, report, nuggets, docs

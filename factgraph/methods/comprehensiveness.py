@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 
 from factgraph.inputs import Document, EvaluationInput
+from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.registry import MethodSpec
 from factgraph.models import (
@@ -872,7 +873,7 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
 
     params = _parameters("e2e", options, session)
     if session.embeddings is None:
-        raise ValueError("the sentences judge needs an embedding model (--embed-model minilm)")
+        raise UserInputError("the sentences judge needs an embedding model (--embed-model minilm)")
     docs = _doc_keys(inp.documents)
     response = Statement(id="r", text=inp.response, origin=Origin.response,
                          source_id=inp.response_id)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
 from factgraph.inputs import EvaluationInput
+from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.icat import (
@@ -99,7 +100,7 @@ def corpus_index(inp: EvaluationInput, session: ModelSession,
     elif inp.documents:
         docs = list(inp.documents)
     else:
-        raise ValueError("ICAT needs a corpus: --corpus PATH, or documents in the input")
+        raise UserInputError("ICAT needs a corpus: --corpus PATH, or documents in the input")
     return open_index(docs, options.index_dir, options.retriever, session.embeddings)
 
 
@@ -112,7 +113,7 @@ def _qrels_for(path: str, topic: str | None) -> dict[str, set[str]]:
     qrels = load_qrels(path)
     if topic is None:
         if len(qrels) != 1:
-            raise ValueError(f"{path}: {len(qrels)} topics in the qrels: pick one with --topic")
+            raise UserInputError(f"{path}: {len(qrels)} topics in the qrels: pick one with --topic")
         return next(iter(qrels.values()))
     return qrels.get(topic, {})
 
@@ -202,11 +203,11 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
     relevant: dict[str, set[str]] = {}
     if variant in ("m", "s"):
         if options.aspects is None:
-            raise ValueError(f"{method} needs ground-truth aspects: --aspects FILE")
+            raise UserInputError(f"{method} needs ground-truth aspects: --aspects FILE")
         given = load_aspects(options.aspects, topic)
     if variant == "m":
         if options.qrels is None:
-            raise ValueError("icat-m needs aspect-level relevance judgements: --qrels FILE")
+            raise UserInputError("icat-m needs aspect-level relevance judgements: --qrels FILE")
         relevant = _qrels_for(options.qrels, topic)
     index = corpus_index(inp, session, options)
     meta: dict[str, Any] = {"topic": topic, "index": {

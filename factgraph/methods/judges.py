@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.io import UserInputError
+
 InputKind = Literal["short answer", "long-form"]
 
 
@@ -126,4 +128,5 @@ def get_judge(name: str) -> NamedJudge:
     try:
         return JUDGES[name]
     except KeyError:
-        raise ValueError(f"unknown judge {name!r}; known: {', '.join(sorted(JUDGES))}") from None
+        raise UserInputError(
+            f"unknown judge {name!r}; known: {', '.join(sorted(JUDGES))}") from None

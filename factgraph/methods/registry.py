@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from factgraph.io import UserInputError
+
 if TYPE_CHECKING:
     from factgraph.inputs import EvaluationInput
     from factgraph.models import Evaluation
@@ -187,9 +189,9 @@ def available_methods() -> list[str]:
 
 
 def get_method_spec(name: str) -> Method:
-    """The method; ValueError naming the known ones."""
+    """The method; a UserInputError (a ValueError) naming the known ones."""
     if name not in METHODS:
-        raise ValueError(f"unknown method {name!r}; known: {', '.join(METHODS)}")
+        raise UserInputError(f"unknown method {name!r}; known: {', '.join(METHODS)}")
     return METHODS[name]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from factgraph.io import UserInputError
 from factgraph.retrieval.types import Hit, ranked
 
 
@@ -18,7 +19,8 @@ def _bm25s() -> Any:
     try:
         import bm25s
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ValueError("BM25 retrieval needs bm25s: pip install 'factgraph[retrieval]'") from None
+        raise UserInputError(
+            "BM25 retrieval needs bm25s: pip install 'factgraph[retrieval]'") from None
     # bm25s sets its logger to DEBUG on import and logs every step; keep logs readable.
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     return bm25s

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from factgraph.inputs import Document
+from factgraph.io import UserInputError
 
 DEFAULT_SIZE = 128
 DEFAULT_OVERLAP = 32
@@ -36,7 +37,7 @@ def chunk_spans(n_words: int, size: int = DEFAULT_SIZE,
     """Word spans ``[start, end)`` of windows of ``size`` words that start every
     ``size - overlap`` words; the last window ends at the last word. No window for 0 words."""
     if size < 1 or not 0 <= overlap < size:
-        raise ValueError(f"need size >= 1 and 0 <= overlap < size, got {size}, {overlap}")
+        raise UserInputError(f"need size >= 1 and 0 <= overlap < size, got {size}, {overlap}")
     spans: list[tuple[int, int]] = []
     start = 0
     while start < n_words:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from factgraph.backends.base import EmbeddingBackend
 from factgraph.inputs import Document
-from factgraph.io import InputError, read_jsonl
+from factgraph.io import InputError, UserInputError, read_jsonl
 from factgraph.retrieval.bm25 import BM25Searcher
 from factgraph.retrieval.chunking import DEFAULT_OVERLAP, DEFAULT_SIZE, Passage, chunk_documents
 from factgraph.retrieval.corpus import corpus_hash
@@ -84,7 +84,7 @@ def _embedding_model(retriever: str, embeddings: EmbeddingBackend | None) -> str
     if retriever == "bm25":
         return None
     if embeddings is None:
-        raise ValueError("dense retrieval needs an embedding model (--embedding-model)")
+        raise UserInputError("dense retrieval needs an embedding model (--embedding-model)")
     return model_name(embeddings)
 
 

@@ -39,6 +39,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from factgraph.io import UserInputError
 from factgraph.models import Evaluation
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,9 @@ def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
             if data.find(b"\n", nl + 1) == -1 and not data[nl + 1 :].strip():
                 break  # the last line is damaged: treat as torn
             msg = e.errors()[0]["msg"]
-            raise ValueError(f"{path}:{lineno}: not a valid result line: {msg}") from None
+            raise UserInputError(f"{path}:{lineno}: not a valid result line: {msg}") from None
         if ev.id in ids:
-            raise ValueError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
+            raise UserInputError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
         ids.add(ev.id)
         pos = nl + 1
         good_end = pos
@@ -259,12 +260,17 @@ class BatchRunner(Generic[T]):
         self.progress = progress
         self.max_unreachable = max_unreachable
 
-    def run(self, items: Iterable[tuple[str, T]]) -> BatchSummary:
+    def check_fresh(self, resume_hint: str = "--resume") -> None:
+        """FileExistsError when the results file already holds results and this run does not
+        resume; ``resume_hint`` names how to resume (the CLI flag or the Python argument)."""
         path = self.results_path
         if path.exists() and path.stat().st_size > 0 and not self.resume:
-            raise FileExistsError(
-                f"{path} already has results: pass --resume to continue it, or choose a new file"
-            )
+            raise FileExistsError(f"{path} already has results: pass {resume_hint} to continue "
+                                  "it, or choose a new file")
+
+    def run(self, items: Iterable[tuple[str, T]]) -> BatchSummary:
+        path = self.results_path
+        self.check_fresh()
         done, repaired = repair_and_read_ids(path)
         summary = BatchSummary(already_done=len(done), torn_tail_repaired=repaired)
         todo = list(items)
@@ -272,7 +278,7 @@ class BatchRunner(Generic[T]):
         seen: set[str] = set()
         for item_id, _ in todo:
             if item_id in seen:
-                raise ValueError(f"duplicate input id {item_id!r}")
+                raise UserInputError(f"duplicate input id {item_id!r}")
             seen.add(item_id)
         flag = _StopFlag()
         watch = UnreachableWatch(self.max_unreachable)
@@ -305,8 +311,39 @@ class BatchRunner(Generic[T]):
         return (f"stopped{why}: {watch.last.message}; {kept}, {left} not started; run again "
                 "with --resume once the server answers")
 
-    def _record(self, outcome: Outcome, summary: BatchSummary) -> None:
-        """Append one outcome: a result line, or a failure line (the single writer)."""
+    def stream(self, items: Iterable[tuple[str, T]],
+               total: int | None = None) -> Iterator[Evaluation]:
+        """The run one input at a time, as the caller asks: yields each input's Evaluation in
+        input order, read back from the results file when a run before finished it, else
+        evaluated and appended; an input that fails is recorded in the failures file and
+        yields nothing. ``items`` are read one by one as the generator advances (nothing is
+        evaluated ahead of the caller); ``total`` sizes the progress bar. The caller owns the
+        loop, so no signal handling and no unreachable-server stop: closing the generator
+        stops the run (``factgraph.evaluate_many(..., results=...)``)."""
+        path = self.results_path
+        self.check_fresh()
+        done, repaired = repair_and_read_ids(path)
+        offsets = line_offsets(path) if done else {}
+        summary = BatchSummary(already_done=len(done), torn_tail_repaired=repaired)
+        seen: set[str] = set()
+        with progress_bar(self.progress, total) as tick:
+            for item_id, item in items:
+                if item_id in seen:
+                    raise UserInputError(f"duplicate input id {item_id!r}")
+                seen.add(item_id)
+                summary.total += 1
+                if item_id in offsets:
+                    yield read_result(path, *offsets[item_id])
+                else:
+                    for outcome in self.executor.execute([(item_id, item)], lambda: False):
+                        ev = self._record(outcome, summary)
+                        if ev is not None:
+                            yield ev
+                tick()
+
+    def _record(self, outcome: Outcome, summary: BatchSummary) -> Evaluation | None:
+        """Append one outcome: a result line, or a failure line (the single writer). Returns
+        the Evaluation written (its id the input's), None for a failure."""
         item_id, ev = outcome.item_id, outcome.evaluation
         if ev is None:
             summary.failed += 1
@@ -316,16 +353,39 @@ class BatchRunner(Generic[T]):
             append_line(self.failures_path, json.dumps({
                 "id": item_id, "error": outcome.error, "traceback": outcome.traceback,
             }, ensure_ascii=False))
-            return
+            return None
         if ev.id != item_id:
             ev = ev.model_copy(update={"id": item_id})
         append_line(self.results_path, ev.model_dump_json())
         summary.ran += 1
+        return ev
+
+
+def line_offsets(path: Path) -> dict[str, tuple[int, int]]:
+    """id -> (start, length) of each result line of a repaired results file, so finished
+    results are read back one at a time (:func:`read_result`), never all held in memory."""
+    offsets: dict[str, tuple[int, int]] = {}
+    pos = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                offsets[json.loads(raw)["id"]] = (pos, len(raw))
+            pos += len(raw)
+    return offsets
+
+
+def read_result(path: Path, start: int, length: int) -> Evaluation:
+    """The Evaluation on the line at ``start`` (see :func:`line_offsets`)."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        return Evaluation.model_validate_json(f.read(length))
 
 
 @contextmanager
-def _progress(enabled: bool, total: int) -> Iterator[Callable[[], Any]]:
-    if not enabled or total == 0:
+def progress_bar(enabled: bool, total: int | None) -> Iterator[Callable[[], Any]]:
+    """A transient "evaluating" bar of ``total`` steps (unsized for None); yields the function
+    that advances it one step (a no-op when not ``enabled``)."""
+    if not enabled:
         yield lambda: None
         return
     from rich.progress import Progress
@@ -333,3 +393,10 @@ def _progress(enabled: bool, total: int) -> Iterator[Callable[[], Any]]:
     with Progress(transient=True) as prog:
         task = prog.add_task("evaluating", total=total)
         yield lambda: prog.advance(task)
+
+
+@contextmanager
+def _progress(enabled: bool, total: int | None) -> Iterator[Callable[[], Any]]:
+    """The runner's bar: none for an empty run."""
+    with progress_bar(enabled and total != 0, total) as tick:
+        yield tick

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from factgraph.inputs import EvaluationInput
+from factgraph.io import UserInputError
 from factgraph.models import Evaluation
 from factgraph.runners.batch import Outcome, evaluate_one
 
@@ -141,9 +142,9 @@ class RayExecutor(Generic[T]):
                  max_attempts: int = 3, restart_timeout_s: float = 300.0,
                  actor_name_prefix: str | None = None) -> None:
         if workers is not None and workers < 1:
-            raise ValueError("--workers must be at least 1")
+            raise UserInputError("--workers must be at least 1")
         if gpus_per_worker < 0 or cpus_per_worker < 0:
-            raise ValueError("--gpus-per-worker and --cpus-per-worker must not be negative")
+            raise UserInputError("--gpus-per-worker and --cpus-per-worker must not be negative")
         self.make_evaluate = make_evaluate
         self.group_of = group_of
         self.address = address

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.datasets.argue_io import Nugget, Report, ReportSentence, SentenceJudgements
 from factgraph.inputs import Document
+from factgraph.io import UserInputError
 from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 
@@ -93,7 +94,7 @@ class ArgueJudge:
         self.manual = manual or {}
         unknown = sorted(set(self.manual) - {s.id for s in report.sentences})
         if unknown:
-            raise ValueError(f"judgements name unknown sentences {unknown}")
+            raise UserInputError(f"judgements name unknown sentences {unknown}")
         self.out = ArgueJudgements()
 
     def _m(self, sid: str) -> SentenceJudgements | None:
@@ -106,7 +107,8 @@ class ArgueJudge:
             got = dict((self._m(s.id) or SentenceJudgements(sentence=s.id)).support or {})
             extra = sorted(set(got) - set(s.citations))
             if extra:
-                raise ValueError(f"sentence {s.id}: support judged for uncited documents {extra}")
+                raise UserInputError(
+                    f"sentence {s.id}: support judged for uncited documents {extra}")
             self.out.support[s.id] = {}
             for doc in s.citations:
                 if doc in got:
@@ -156,7 +158,7 @@ class ArgueJudge:
                     nug = self.nuggets.get(match.nugget)
                     ans = nug.answer(match.answer) if nug else None
                     if nug is None or ans is None:
-                        raise ValueError(f"sentence {s.id}: unknown nugget answer "
+                        raise UserInputError(f"sentence {s.id}: unknown nugget answer "
                                          f"{match.nugget!r}/{match.answer!r}")
                     if ans.id in cands.get(nug.id, []):
                         self.out.matches[s.id].append((nug.id, ans.id))

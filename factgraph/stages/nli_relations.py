@@ -42,6 +42,7 @@ import networkx as nx
 import numpy as np
 
 from factgraph.backends.base import NLIResult
+from factgraph.io import UserInputError
 from factgraph.models import Relation, RelationLabel
 from factgraph.stages.session import ModelSession
 
@@ -160,7 +161,7 @@ def judge_pairs(
     stats.candidates = len(pairs)
     if policy.prunes and pairs:
         if session.embeddings is None:
-            raise ValueError("embedding pruning needs an embedding model (--embed-model)")
+            raise UserInputError("embedding pruning needs an embedding model (--embed-model)")
         ids = list(dict.fromkeys([*response, *context]))
         matrix = np.asarray(session.embeddings.embed([texts[i] for i in ids]), dtype=np.float32)
         session.count("embed.texts", len(ids))

@@ -29,6 +29,7 @@ from factgraph.backends.base import (
 )
 from factgraph.backends.structured import ParseFailure as _NoJSON
 from factgraph.backends.structured import _short_error, parse_as
+from factgraph.io import UserInputError
 from factgraph.models import ParseFailure, Trace
 from factgraph.prompts import PACKAGED, Prompt, PromptSet
 
@@ -85,7 +86,7 @@ class ModelSession:
 
     def require_text(self) -> TextBackend:
         if self.text is None:
-            raise ValueError("this stage needs a text model (--model)")
+            raise UserInputError("this stage needs a text model (--model)")
         return self.text
 
     def trace_for(self, stage: str, item: str) -> str | None:
@@ -156,7 +157,7 @@ class ModelSession:
     def judge(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[NLIResult]:
         """NLI over (premise, hypothesis) pairs; failed judgements recorded."""
         if self.nli is None:
-            raise ValueError("this stage needs an NLI judge (--nli-model, or --model)")
+            raise UserInputError("this stage needs an NLI judge (--nli-model, or --model)")
         results = self.nli.judge(pairs) if pairs else []
         self.count(f"{stage}.pairs", len(pairs))
         for (p, h), r in zip(pairs, results, strict=True):

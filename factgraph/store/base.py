@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from factgraph.io import UserInputError
+
 # Clauses that change a graph. Checked outside string literals and comments, as whole words.
 _WRITE_CLAUSES = re.compile(
     r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|LOAD\s+CSV|FOREACH)\b", re.IGNORECASE
@@ -17,12 +19,12 @@ _WRITE_PROCEDURES = re.compile(r"\bCALL\s+(db\.|dbms\.|apoc\.)", re.IGNORECASE)
 _LITERALS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.S)
 
 
-class StoreConfigError(ValueError):
+class StoreConfigError(UserInputError):
     """A store that cannot be opened as configured (unknown name, no address, missing extra);
     ``str()`` is one line."""
 
 
-class ReadOnlyViolation(ValueError):
+class ReadOnlyViolation(UserInputError):
     """A query meant to read the database would write to it."""
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from factgraph.io import UserInputError
 from factgraph.store.base import (
     GraphStore,
     StoreConfigError,
@@ -103,7 +104,7 @@ class FalkorDBStore:
 
         u = urlparse(url)
         if u.scheme not in ("redis", "rediss", "falkor", "falkors"):
-            raise ValueError("FALKORDB_URL must look like redis://[:PASSWORD@]HOST:PORT")
+            raise UserInputError("FALKORDB_URL must look like redis://[:PASSWORD@]HOST:PORT")
         self._db = FalkorDB(
             host=u.hostname or "127.0.0.1",
             port=u.port or 6379,

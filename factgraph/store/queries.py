@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from factgraph.io import resource_dir
+from factgraph.io import UnknownNameError, resource_dir
 
 # Runs one read-only Cypher statement with parameters (a store's ``run``).
 Runner = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]
@@ -97,7 +97,7 @@ def named_queries() -> dict[str, NamedQuery]:
 def get_query(name: str) -> NamedQuery:
     queries = named_queries()
     if name not in queries:
-        raise KeyError(f"no named query {name!r}; available: {', '.join(sorted(queries))}")
+        raise UnknownNameError(f"no named query {name!r}; available: {', '.join(sorted(queries))}")
     return queries[name]
 
 

@@ -30,6 +30,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.graph import Coverage, analyze, reported_comprehensiveness
+from factgraph.io import UserInputError
 from factgraph.models import Evaluation, Origin
 from factgraph.store.records import query_id, statement_node_id
 
@@ -167,7 +168,7 @@ class MatrixBuilder:
         """Fold in one Evaluation of this query (``coverage``: ``analyze(ev.graph)``, when the
         caller has it already). Raises ValueError for an Evaluation of another query."""
         if _query_text(ev) != self.query:
-            raise ValueError("a coverage matrix is per query; got 2 queries")
+            raise UserInputError("a coverage matrix is per query; got 2 queries")
         cov = coverage if coverage is not None else analyze(ev.graph)
         a = cov.arrays
         # Plain lists: indexing numpy arrays one element at a time is slow in a loop.
@@ -258,7 +259,7 @@ def coverage_matrix(evaluations: Sequence[Evaluation]) -> CoverageMatrix:
     """
     queries = {_query_text(ev) for ev in evaluations}
     if len(queries) > 1:
-        raise ValueError(f"a coverage matrix is per query; got {len(queries)} queries")
+        raise UserInputError(f"a coverage matrix is per query; got {len(queries)} queries")
     builder = MatrixBuilder(next(iter(queries), ""))
     for ev in evaluations:
         builder.add(ev)
