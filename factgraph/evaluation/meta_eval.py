@@ -23,13 +23,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.evaluation.pairwise_report import (
     PAIRWISE_CARD_KIND,
     PROMPTS_DESCRIPTION,
+    Card,
     PairwiseCard,
-    card_dump,
     own_prompts,
 )
 from factgraph.graph import comprehensiveness_score
@@ -149,7 +149,7 @@ def load_judgement_rows(path: str | os.PathLike[str]) -> list[JudgementRow]:
     return load_judgements(path)
 
 
-class JudgeCard(BaseModel):
+class JudgeCard(Card):
     """How far a judge's scores can be trusted: its agreement with human labels."""
 
     model_config = ConfigDict(extra="ignore")
@@ -174,10 +174,6 @@ class JudgeCard(BaseModel):
     date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
     note: str | None = None
     prompts: dict[str, str] | None = Field(None, description=PROMPTS_DESCRIPTION)
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return card_dump(self, handler)
 
     def one_line(self) -> str:
         """``judge: e2e (qwen, test, n=60): κ 0.31 [0.12, 0.48], balanced acc. …``"""

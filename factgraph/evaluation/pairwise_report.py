@@ -143,13 +143,16 @@ PROMPTS_DESCRIPTION = ("The prompts the judge's run replaced with a user's own (
                        "prompts.")
 
 
-def card_dump(card: BaseModel, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-    """A card's fields, without ``prompts`` when the packaged prompts were used (so a card of a
-    default run reads as it always has)."""
-    data: dict[str, Any] = handler(card)
-    if data.get("prompts") is None:
-        data.pop("prompts", None)
-    return data
+class Card(BaseModel):
+    """What every judge card shares: its JSON leaves out ``prompts`` when the packaged prompts
+    were used (so a card of a default run reads as it always has)."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("prompts") is None:
+            data.pop("prompts", None)
+        return data
 
 
 def own_prompts(prompts: Mapping[str, str] | None) -> str:
@@ -157,7 +160,7 @@ def own_prompts(prompts: Mapping[str, str] | None) -> str:
     return f" (own prompts: {', '.join(sorted(prompts))})" if prompts else ""
 
 
-class PairwiseCard(BaseModel):
+class PairwiseCard(Card):
     """A judge card for long-form answers: the judge's agreement with pairwise human
     preferences beside the reference points of the same instances, and its cost."""
 
@@ -175,10 +178,6 @@ class PairwiseCard(BaseModel):
     date: str = Field(default_factory=lambda: _dt.date.today().isoformat())
     note: str | None = None
     prompts: dict[str, str] | None = Field(None, description=PROMPTS_DESCRIPTION)
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return card_dump(self, handler)
 
     def judge_row(self) -> PairwiseAgreement | None:
         return next((r for r in self.report.rows if r.scorer == self.report.judge), None)
