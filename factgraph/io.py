@@ -10,9 +10,9 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound=BaseModel)
 P = TypeVar("P")
+K = TypeVar("K", bound=Hashable)
 
 
 class UserInputError(ValueError):
@@ -288,3 +289,38 @@ def plugins(group: str, kind: type[P]) -> Iterator[P]:
                                                 ep.name, group, e)
             continue
         yield value
+
+
+class PluginRegistry(Generic[K, P]):
+    """Specs of one kind by key (stores by name, engines by kind and spec prefix): the ones
+    registered from Python, the built-ins first, then those other installed packages declare in
+    the entry-point ``group`` (:func:`plugins`), read once on the first lookup, never at import.
+    A declared spec never replaces a registered one of the same key."""
+
+    def __init__(self, group: str, kind: type[P], key: Callable[[P], K],
+                 describe: Callable[[P], str]) -> None:
+        self.group = group
+        self._kind = kind
+        self._key = key
+        self._describe = describe  # "a store named 'x'": for the already-registered error
+        self._specs: dict[K, P] = {}
+        self._entry_points_read = False
+
+    def register(self, spec: P, replace: bool = False) -> P:
+        """Add ``spec``; a second spec of the same key is an error unless ``replace``."""
+        key = self._key(spec)
+        if key in self._specs and not replace and self._specs[key] is not spec:
+            raise ValueError(f"{self._describe(spec)} is already registered")
+        self._specs[key] = spec
+        return spec
+
+    def unregister(self, key: K) -> None:
+        self._specs.pop(key, None)
+
+    def specs(self) -> dict[K, P]:
+        """Every spec by key, in registration order (entry points read on the first call)."""
+        if not self._entry_points_read:
+            self._entry_points_read = True
+            for spec in plugins(self.group, self._kind):
+                self._specs.setdefault(self._key(spec), spec)
+        return dict(self._specs)

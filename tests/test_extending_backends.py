@@ -128,7 +128,7 @@ def test_an_engine_from_an_entry_point_is_loaded_on_first_lookup(
             "plugged", "tests.test_extending_backends:ENTRY_POINT_ENGINE", group)]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    monkeypatch.setattr(factory, "_entry_points_loaded", False)
+    monkeypatch.setattr(factory._ENGINES, "_entry_points_read", False)
     try:
         judge = load_nli_backend("plugged:j")  # (the entry point imports this module anew)
         assert type(judge).__name__ == "ToyNLI" and judge.model == "j"

@@ -193,7 +193,7 @@ def test_a_store_from_an_entry_point_is_loaded_on_first_read(
                 importlib.metadata.EntryPoint("broken", "factgraph_no_such_module:SPEC", group)]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    monkeypatch.setattr(registry._STORES, "_entry_points_read", False)
     try:
         assert calls == []  # nothing is read before the registry is
         assert open_store("plugged").address == "plugged"  # a broken plug-in is only a warning

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
-from factgraph.io import UserInputError
+from factgraph.io import PluginRegistry, UserInputError
 
 
 class BackendSpecError(UserInputError):
@@ -52,46 +52,34 @@ class Engine:
     concurrency: str | None = None
 
 
-_ENGINES: dict[tuple[Kind, str], Engine] = {}
-_entry_points_loaded = False
+def _engine_key(engine: Engine) -> tuple[Kind, str]:
+    return engine.kind, engine.name.lower()
+
+
+_ENGINES: PluginRegistry[tuple[Kind, str], Engine] = PluginRegistry(
+    ENTRY_POINT_GROUP, Engine, key=_engine_key,
+    describe=lambda e: f"a {e.kind} engine named {e.name!r}")
 
 
 def register_engine(engine: Engine, replace: bool = False) -> Engine:
     """Add an engine (a text, NLI or embedding backend) under its spec prefix; a second one of
-    the same kind and name is an error unless ``replace``."""
-    key = (engine.kind, engine.name.lower())
-    if key in _ENGINES and not replace and _ENGINES[key] is not engine:
-        raise ValueError(f"a {engine.kind} engine named {engine.name!r} is already registered")
-    _ENGINES[key] = engine
-    return engine
+    the same kind and name is an error unless ``replace``. Other packages declare theirs in the
+    group ``factgraph.backends`` (an Engine, or a function returning one), read on the first
+    lookup."""
+    return _ENGINES.register(engine, replace)
 
 
 def unregister_engine(kind: Kind, name: str) -> None:
-    _ENGINES.pop((kind, name.lower()), None)
-
-
-def _load_entry_points() -> None:
-    """Register the engines other packages declare in the group ``factgraph.backends`` (an
-    Engine, or a function returning one), once, on the first lookup."""
-    global _entry_points_loaded
-    if _entry_points_loaded:
-        return
-    _entry_points_loaded = True
-    from factgraph.io import plugins
-
-    for engine in plugins(ENTRY_POINT_GROUP, Engine):
-        _ENGINES.setdefault((engine.kind, engine.name.lower()), engine)
+    _ENGINES.unregister((kind, name.lower()))
 
 
 def engines(kind: Kind | None = None) -> list[Engine]:
     """The registered engines (of one kind), in registration order."""
-    _load_entry_points()
-    return [e for (k, _), e in _ENGINES.items() if kind is None or k == kind]
+    return [e for (k, _), e in _ENGINES.specs().items() if kind is None or k == kind]
 
 
 def find_engine(kind: Kind, name: str) -> Engine | None:
-    _load_entry_points()
-    return _ENGINES.get((kind, name.lower()))
+    return _ENGINES.specs().get((kind, name.lower()))
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -23,6 +23,7 @@ the environment.
 
 from __future__ import annotations
 
+from factgraph.io import PluginRegistry
 from factgraph.store import falkordb_store, neo4j_store
 from factgraph.store.base import StoreConfigError, StoreSpec
 
@@ -35,40 +36,25 @@ DEFAULT_STORE = "falkordb"
 STORE_ENV = "FACTGRAPH_STORE"  # the default of --store
 
 
-_STORES: dict[str, StoreSpec] = {}
-_entry_points_loaded = False
+_STORES: PluginRegistry[str, StoreSpec] = PluginRegistry(
+    ENTRY_POINT_GROUP, StoreSpec, key=lambda spec: spec.name,
+    describe=lambda spec: f"a store named {spec.name!r}")
 
 
 def register_store(spec: StoreSpec, replace: bool = False) -> StoreSpec:
     """Add a store under ``spec.name``; a second store of the same name is an error unless
     ``replace``. Returns the spec (usable as the value of an entry point's module)."""
-    if spec.name in _STORES and not replace and _STORES[spec.name] is not spec:
-        raise ValueError(f"a store named {spec.name!r} is already registered")
-    _STORES[spec.name] = spec
-    return spec
+    return _STORES.register(spec, replace)
 
 
 def unregister_store(name: str) -> None:
     """Remove a store (tests register toy stores and take them away again)."""
-    _STORES.pop(name, None)
-
-
-def _load_entry_points() -> None:
-    """Register the stores other packages declare (once, on the first read)."""
-    global _entry_points_loaded
-    if _entry_points_loaded:
-        return
-    _entry_points_loaded = True
-    from factgraph.io import plugins
-
-    for spec in plugins(ENTRY_POINT_GROUP, StoreSpec):
-        _STORES.setdefault(spec.name, spec)
+    _STORES.unregister(name)
 
 
 def stores() -> dict[str, StoreSpec]:
     """Every registered store by name, the built-in ones first."""
-    _load_entry_points()
-    return dict(_STORES)
+    return _STORES.specs()
 
 
 def store_names() -> list[str]:
