@@ -62,14 +62,25 @@ class BatchSummary(BaseModel):
 def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
     """Ids of the complete results in ``path``; cuts a torn tail off the file.
 
-    Returns ``(ids, repaired)``. A line counts as complete when it ends with a newline and
-    parses as an Evaluation. Only the *last* line may be incomplete (appends are sequential);
-    an invalid line elsewhere is corruption and raises ValueError with its line number.
+    Returns ``(ids, repaired)``; see :func:`repair_and_index`.
+    """
+    offsets, repaired = repair_and_index(path)
+    return set(offsets), repaired
+
+
+def repair_and_index(path: Path) -> tuple[dict[str, tuple[int, int]], bool]:
+    """Where each complete result of ``path`` lies, in one pass that also cuts a torn tail off.
+
+    Returns ``(offsets, repaired)``: id -> (start, length) of its line, so finished results are
+    read back one at a time (:func:`read_result`), never all held in memory. A line counts as
+    complete when it ends with a newline and parses as an Evaluation. Only the *last* line may
+    be incomplete (appends are sequential); an invalid line elsewhere is corruption and raises
+    UserInputError (a ValueError) with its line number.
     """
     if not path.exists():
-        return set(), False
+        return {}, False
     data = path.read_bytes()
-    ids: set[str] = set()
+    offsets: dict[str, tuple[int, int]] = {}
     good_end = 0
     pos = 0
     lineno = 0
@@ -86,9 +97,9 @@ def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
                 break  # the last line is damaged: treat as torn
             msg = e.errors()[0]["msg"]
             raise UserInputError(f"{path}:{lineno}: not a valid result line: {msg}") from None
-        if ev.id in ids:
+        if ev.id in offsets:
             raise UserInputError(f"{path}:{lineno}: duplicate result id {ev.id!r}")
-        ids.add(ev.id)
+        offsets[ev.id] = (pos, nl + 1 - pos)
         pos = nl + 1
         good_end = pos
     repaired = good_end != len(data)
@@ -99,7 +110,7 @@ def repair_and_read_ids(path: Path) -> tuple[set[str], bool]:
             f.truncate(good_end)
             f.flush()
             os.fsync(f.fileno())
-    return ids, repaired
+    return offsets, repaired
 
 
 def append_line(path: Path, line: str) -> None:
@@ -322,9 +333,8 @@ class BatchRunner(Generic[T]):
         stops the run (``factgraph.evaluate_many(..., results=...)``)."""
         path = self.results_path
         self.check_fresh()
-        done, repaired = repair_and_read_ids(path)
-        offsets = line_offsets(path) if done else {}
-        summary = BatchSummary(already_done=len(done), torn_tail_repaired=repaired)
+        offsets, repaired = repair_and_index(path)
+        summary = BatchSummary(already_done=len(offsets), torn_tail_repaired=repaired)
         seen: set[str] = set()
         with progress_bar(self.progress, total) as tick:
             for item_id, item in items:
@@ -361,21 +371,8 @@ class BatchRunner(Generic[T]):
         return ev
 
 
-def line_offsets(path: Path) -> dict[str, tuple[int, int]]:
-    """id -> (start, length) of each result line of a repaired results file, so finished
-    results are read back one at a time (:func:`read_result`), never all held in memory."""
-    offsets: dict[str, tuple[int, int]] = {}
-    pos = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            if raw.strip():
-                offsets[json.loads(raw)["id"]] = (pos, len(raw))
-            pos += len(raw)
-    return offsets
-
-
 def read_result(path: Path, start: int, length: int) -> Evaluation:
-    """The Evaluation on the line at ``start`` (see :func:`line_offsets`)."""
+    """The Evaluation on the line at ``start`` (see :func:`repair_and_index`)."""
     with open(path, "rb") as f:
         f.seek(start)
         return Evaluation.model_validate_json(f.read(length))
