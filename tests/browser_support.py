@@ -40,3 +40,14 @@ def launched_browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         yield b
         b.close()
+
+
+def wait_until(page: Any, condition: str, timeout_ms: float | None = None) -> None:
+    """Wait until the JavaScript expression ``condition`` holds on ``page``.
+
+    Playwright evaluates a string predicate with ``eval`` on every poll; only the first poll
+    runs in DevTools' context, which a page's Content-Security-Policy does not govern. Our views
+    forbid ``eval``, so a condition that was not already true on the first poll failed with an
+    ``EvalError`` (seen as a flaky test under load). As an arrow function it is evaluated once,
+    on that first poll, and afterwards only called."""
+    page.wait_for_function(f"() => ({condition})", timeout=timeout_ms)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import launched_browser, playwright_or_skip
+from tests.browser_support import launched_browser, playwright_or_skip, wait_until
 
 playwright_or_skip()
 pytest.importorskip("starlette", reason="the explorer needs its extra: factgraph[explore]")
@@ -127,7 +127,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     # click the covered cell of ans-a in the row "Charles D'Oyly left India in 1838."
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Charles D'Oyly left India in 1838.")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    p.page.wait_for_function(DRAWN)
+    wait_until(p.page, DRAWN)
     assert p.page.url.endswith("/view/ans-a#statement=c2c")
     v = "window.factgraphView"
     assert p.page.evaluate(f"{v}.openedStatement()") == "c2c"
@@ -139,7 +139,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Bishop Heber visited Patna")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    p.page.wait_for_function(DRAWN)
+    wait_until(p.page, DRAWN)
     assert p.page.evaluate(f"{v}.openedStatement()") == "c1a"
     assert len(p.page.evaluate(f"{v}.highlightedEdges()")) == 1
     # an uncovered cell opens the statement and says nothing covers it
@@ -147,7 +147,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Failing health")
     row.locator("td.fg-cell").nth(2).locator("a").click()
-    p.page.wait_for_function(DRAWN)
+    wait_until(p.page, DRAWN)
     assert p.page.evaluate(f"{v}.highlightedEdges()") == []
     assert "No response statement entails this" in p.page.inner_text("#fg-details")
     assert p.off_machine_requests() == [] and p.errors == [] and p.dialogs == []
@@ -188,13 +188,13 @@ def test_each_named_query_runs_from_its_form(browser: Any,
             n = int(re.match(r"(\d+)", p.page.inner_text("#fx-row-count")).group(1))  # type: ignore[union-attr]
             assert n == len(expected) == p.page.locator("table.fx-result tbody tr").count(), name
             if name in DRAWN_AS_GRAPH:
-                p.page.wait_for_function("window.factgraphExploreGraph && "
-                                         "window.factgraphExploreGraph.drawnNodeCount() > 1")
+                wait_until(p.page, "window.factgraphExploreGraph && "
+                                     "window.factgraphExploreGraph.drawnNodeCount() > 1")
             else:
                 assert p.page.locator("#fx-graph").count() == 0
         # the path result is drawn as its chain: response statement -> c2c
         p.goto("/queries/entailment_path?" + f"response_id=ans-a&statement_id={c2c}")
-        p.page.wait_for_function("window.factgraphExploreGraph.drawnNodeCount() === 2")
+        wait_until(p.page, "window.factgraphExploreGraph.drawnNodeCount() === 2")
         assert p.page.evaluate("window.factgraphExploreGraph.edgeCount()") == 1
         assert p.off_machine_requests() == [] and p.errors == [] and p.dialogs == []
         p.close()
@@ -234,7 +234,7 @@ def test_hostile_texts_run_nothing(browser: Any) -> None:
         n_cells = p.page.locator("td.fg-cell a").count()
         assert n_cells == len(HOSTILE) * 2
         p.page.locator("td.fg-cell a").first.click()
-        p.page.wait_for_function(DRAWN)
+        wait_until(p.page, DRAWN)
         assert p.page.evaluate("window.factgraphView.openedStatement()") in {"u", "c0", "c1",
                                                                               "c2", "c3", "c4"}
         assert p.page.evaluate("typeof window.__pwned") == "undefined"
@@ -261,7 +261,7 @@ def test_token_in_the_browser(browser: Any) -> None:
         assert p.page.url == base + "/"  # the token left the address
         p.page.locator("#fx-queries a", has_text="Bishop Heber").click()
         p.page.locator("td.fg-cell a").first.click()
-        p.page.wait_for_function(DRAWN)
+        wait_until(p.page, DRAWN)
         assert p.errors == [] and p.off_machine_requests() == []
         p.close()
 
@@ -293,13 +293,13 @@ def test_view_opens_at_a_statement_of_a_grouped_graph(browser: Any, tmp_path: Pa
     page.on("pageerror", lambda e: errors.append(str(e)))
     for sid, covered in (("s3", True), (uncovered, False)):
         page.goto(f"{path.as_uri()}#statement={sid}")
-        page.wait_for_function(DRAWN, timeout=60_000)
+        wait_until(page, DRAWN, timeout_ms=60_000)
         assert page.evaluate("window.factgraphView.openedStatement()") == sid
         details = page.inner_text("#fg-details")
         assert ("Covered through" in details) is covered, details
     # the fragment can change while the page is open
     page.evaluate("window.location.hash = '#statement=s5'")
-    page.wait_for_function("window.factgraphView.openedStatement() === 's5'")
+    wait_until(page, "window.factgraphView.openedStatement() === 's5'")
     assert errors == []
     context.close()
 
@@ -327,7 +327,7 @@ def test_report_matrix_cell_opens_the_view(browser: Any, tmp_path: Path) -> None
     assert dict((t, s) for t, s in got) == HEBER_MATRIX
     row = heber.locator("tbody tr", has_text="Charles D'Oyly retired and left India in 1838.")
     row.locator("td.fg-cell").nth(1).locator("a").click()  # ans-c covers it: r1 -> c2d
-    page.wait_for_function(DRAWN)
+    wait_until(page, DRAWN)
     assert page.url.endswith("#statement=c2d")
     assert page.evaluate("window.factgraphView.openedStatement()") == "c2d"
     assert len(page.evaluate("window.factgraphView.highlightedEdges()")) == 1

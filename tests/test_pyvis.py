@@ -18,6 +18,7 @@ import pytest
 from factgraph.io import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_view, view_data
+from tests.browser_support import wait_until
 
 pyvis = pytest.importorskip("pyvis", reason="pyvis is not installed (factgraph[pyvis])")
 
@@ -123,9 +124,9 @@ class OfflinePage:
 
     def open_pyvis(self, path: Path) -> None:
         self.page.goto(path.as_uri())
-        self.page.wait_for_function(
-            "typeof network !== 'undefined' && network.body.nodeIndices.length > 0",
-            timeout=60_000)
+        wait_until(self.page,
+                   "typeof network !== 'undefined' && network.body.nodeIndices.length > 0",
+                   timeout_ms=60_000)
 
     def clean(self) -> bool:
         r = self.recorder
@@ -165,7 +166,7 @@ def test_pyvis_page_draws_every_statement_offline(browser: Any, tmp_path: Path,
         let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }"""
     # vis-network paints on a later animation frame than the one that adds the nodes: wait
     # for the first paint (a canvas that stays blank times out here) before counting.
-    page.page.wait_for_function(f"({painted})() > 5000", timeout=15_000)
+    wait_until(page.page, f"({painted})() > 5000", timeout_ms=15_000)
     pixels = page.page.evaluate(painted)
     assert pixels > 5_000  # the canvas is not blank
     assert page.clean(), (page.blocked, page.recorder.errors)

@@ -15,7 +15,7 @@ from examples.heber_results import heber_evaluations
 from factgraph.io import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_report, render_view
-from tests.browser_support import HOSTILE, launched_browser, playwright_or_skip
+from tests.browser_support import HOSTILE, launched_browser, playwright_or_skip, wait_until
 
 playwright_or_skip()
 
@@ -44,9 +44,8 @@ class Page:
         self.page.goto(path.as_uri())
 
     def wait_drawn(self, timeout_ms: int = 60_000) -> None:
-        self.page.wait_for_function(
-            "window.factgraphView && window.factgraphView.drawnNodeCount() > 0",
-            timeout=timeout_ms)
+        wait_until(self.page, "window.factgraphView && window.factgraphView.drawnNodeCount() > 0",
+                   timeout_ms=timeout_ms)
 
     def off_machine_requests(self) -> list[str]:
         return [u for u in self.requests if not u.startswith(("file://", "data:", "blob:"))]
@@ -177,8 +176,8 @@ def test_view_stays_usable_at_2000_statements(browser: Any, tmp_path: Path,
     start = time.perf_counter()
     page.open(path)
     page.wait_drawn(timeout_ms=120_000)
-    page.page.wait_for_function(
-        "window.factgraphView.network.physics.stabilized !== false", timeout=120_000)
+    wait_until(page.page, "window.factgraphView.network.physics.stabilized !== false",
+               timeout_ms=120_000)
     seconds = time.perf_counter() - start
     record_property("load_seconds_2000", round(seconds, 2))
     log.warning("2,000-statement view: drawn and stabilised in %.2f s", seconds)
