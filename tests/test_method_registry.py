@@ -5,6 +5,7 @@ and flags and meta-eval's eligibility all come from it."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,27 @@ def test_one_meaning_per_flag_and_the_old_spelling_for_the_chosen_method() -> No
     assert "--icat-beta" in help_text and "--prf-beta" in help_text
     assert "--coverage-judge" in help_text  # an option with no flag before issue 29
 
+
+
+@pytest.mark.parametrize(("command", "method"), [
+    ("evaluate", "prf"), ("evaluate", "e2e"), ("batch", "icat-a"),
+    ("meta-eval wikicontradict", "e2e"), ("meta-eval pairwise", "nli")])
+def test_method_help_lists_only_that_methods_flags(command: str, method: str) -> None:
+    """``--method X --help`` shows X's option flags and the command's own, no other method's;
+    plain ``--help`` shows them all."""
+    from factgraph.cli.evaluate import OPTION_FLAGS
+
+    visible = [f for f in OPTION_FLAGS if not f.hidden]
+    mine = {f.flag_name for f in visible if method in f.methods}
+    others = {f.flag_name for f in visible} - mine
+    assert mine and others
+    res = CliRunner().invoke(cli, [*command.split(), "--method", method, "--help"])
+    assert res.exit_code == 0, res.output
+    shown = set(re.findall(r"(?m)^\s+(?:-\w, )?(--[\w-]+)", res.output))
+    assert mine <= shown and not others & shown
+    assert {"--method", "--model", "--help"} <= shown  # the command's own flags stay
+    everything = CliRunner().invoke(cli, [*command.split(), "--help"]).output
+    assert all(f in everything for f in mine | others)
 
 def test_meta_eval_eligibility_comes_from_the_registry(tmp_path: Path) -> None:
     spec = MethodSpec(name="toy-meta", options=_ToyOptions, run=_run_toy, meta_evaluable=False)

@@ -69,8 +69,10 @@ def common_options(f: Any) -> Any:
     f = flag_options(OPTION_FLAGS)(f)
     decorators = [
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
+                     is_eager=True,  # read before --help, which then lists its flags alone
                      help=f"Evaluation method (default {DEFAULT_METHOD}, or from --config); "
-                          "a method's options are the flags marked with its name."),
+                          "a method's options are the flags marked with its name "
+                          "(`--method NAME --help` lists only those)."),
         click.option("--prompts", "prompts_dir", default=None, metavar="DIR",
                      type=click.Path(file_okay=False),
                      help="Your own prompts: DIR/NAME.toml replaces the packaged prompt NAME "

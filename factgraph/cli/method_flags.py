@@ -45,11 +45,27 @@ class OptionFlag:
         return f"[{', '.join(self.methods)}] {self.info.description or ''}".strip()
 
     def click_option(self) -> Callable[[Any], Any]:
+        common: dict[str, Any] = {"cls": MethodOption, "methods": self.methods,
+                                  "default": None, "help": self.help(), "hidden": self.hidden}
         if self.is_bool:
-            return click.option(f"--{self.flag}/--no-{self.flag}", self.dest, default=None,
-                                help=self.help(), hidden=self.hidden)
-        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.info),
-                            default=None, help=self.help(), hidden=self.hidden)
+            return click.option(f"--{self.flag}/--no-{self.flag}", self.dest, **common)
+        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.info), **common)
+
+
+class MethodOption(click.Option):
+    """A method option's flag. Its help row shows only where no method is chosen yet or the
+    chosen one takes it, so ``--method X --help`` lists X's flags alone (``--method`` is eager,
+    so it is read before ``--help`` when it comes first)."""
+
+    def __init__(self, *args: Any, methods: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.methods = methods if methods is not None else []
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        chosen = ctx.params.get("method")
+        if chosen and chosen not in self.methods:
+            return None
+        return super().get_help_record(ctx)
 
 
 def _strip_none(annotation: Any) -> Any:
