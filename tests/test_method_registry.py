@@ -216,3 +216,22 @@ def test_the_python_api_default_method_is_one_config_default() -> None:
     session = ModelSession()
     ev = factgraph.evaluator(config=e2e, backends=Backends(text=session.text))
     assert ev.method == "e2e"
+
+
+def test_the_commands_keywords_that_method_flags_may_not_take_are_complete() -> None:
+    """``_COMMAND_KEYWORDS`` guards a method option's flag against a clash with a command's
+    own keyword; it is written by hand (the flags are made before the commands), so every
+    keyword of the commands that take the method flags must be in it."""
+    import click
+
+    from factgraph.cli.evaluate import _COMMAND_KEYWORDS
+    from factgraph.cli.method_flags import MethodOption
+
+    ctx = click.Context(cli)
+    commands = [cli.get_command(ctx, "evaluate"), cli.get_command(ctx, "batch")]
+    meta = cli.get_command(ctx, "meta-eval")
+    assert isinstance(meta, click.Group)
+    commands += [meta.get_command(ctx, "wikicontradict"), meta.get_command(ctx, "pairwise")]
+    own = {p.name for c in commands if c is not None for p in c.params
+           if not isinstance(p, MethodOption) and p.name not in {"help"}}
+    assert own and own <= _COMMAND_KEYWORDS, sorted(own - _COMMAND_KEYWORDS)

@@ -41,7 +41,7 @@ METHOD_NAMES = list(METHODS)  # the registry is the one list of method names
 RUN_FLAGS = ("model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
              "no_cache", "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements")
 _COMMAND_KEYWORDS = frozenset({
-    *RUN_FLAGS, "method", "judge", "config", "set_values", "cache",
+    *RUN_FLAGS, "method", "judge", "config", "set_values", "cache", "prompts_dir",
     # evaluate / batch / meta-eval's own options
     "input_file", "query", "response_file", "context_files", "input_id", "outputs", "fmt",
     "fail_under", "fail_score", "judge_card", "resume", "progress", "executor", "ray_address",
