@@ -52,12 +52,13 @@ class Engine:
     concurrency: str | None = None
 
 
-def _engine_key(engine: Engine) -> tuple[Kind, str]:
-    return engine.kind, engine.name.lower()
+def _engine_key(kind: Kind, name: str) -> tuple[Kind, str]:
+    """Spec prefixes are case-blind: ``VLLM:path`` finds the vllm engine."""
+    return kind, name.lower()
 
 
 _ENGINES: PluginRegistry[tuple[Kind, str], Engine] = PluginRegistry(
-    ENTRY_POINT_GROUP, Engine, key=_engine_key,
+    ENTRY_POINT_GROUP, Engine, key=lambda e: _engine_key(e.kind, e.name),
     describe=lambda e: f"a {e.kind} engine named {e.name!r}")
 
 
@@ -70,7 +71,7 @@ def register_engine(engine: Engine, replace: bool = False) -> Engine:
 
 
 def unregister_engine(kind: Kind, name: str) -> None:
-    _ENGINES.unregister((kind, name.lower()))
+    _ENGINES.unregister(_engine_key(kind, name))
 
 
 def engines(kind: Kind | None = None) -> list[Engine]:
@@ -79,7 +80,7 @@ def engines(kind: Kind | None = None) -> list[Engine]:
 
 
 def find_engine(kind: Kind, name: str) -> Engine | None:
-    return _ENGINES.specs().get((kind, name.lower()))
+    return _ENGINES.specs().get(_engine_key(kind, name))
 
 
 def _split(spec: str) -> tuple[str, str]:
