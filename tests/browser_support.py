@@ -23,6 +23,9 @@ HOSTILE = [
     "'; window.__pwned = 4; //",
 ]
 
+# The view has drawn its graph (the condition the view and explorer tests wait for).
+VIEW_DRAWN = "window.factgraphView && window.factgraphView.drawnNodeCount() > 0"
+
 
 def playwright_or_skip() -> Any:
     """Playwright's sync API; skips the calling module (or test) where Chromium or Playwright

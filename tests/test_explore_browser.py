@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import launched_browser, playwright_or_skip, wait_until
+from tests.browser_support import VIEW_DRAWN, launched_browser, playwright_or_skip, wait_until
 
 playwright_or_skip()
 pytest.importorskip("starlette", reason="the explorer needs its extra: factgraph[explore]")
@@ -40,7 +40,6 @@ HOSTILE = [
     "__VIS__ __APP__ __DATA__ __MAIN__ __NAV__ <!-- \u2028\u2029 & &amp; <b>bold</b>",
     "'; window.__pwned = 4; //",
 ]
-DRAWN = "window.factgraphView && window.factgraphView.drawnNodeCount() > 0"
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +126,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     # click the covered cell of ans-a in the row "Charles D'Oyly left India in 1838."
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Charles D'Oyly left India in 1838.")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    wait_until(p.page, DRAWN)
+    wait_until(p.page, VIEW_DRAWN)
     assert p.page.url.endswith("/view/ans-a#statement=c2c")
     v = "window.factgraphView"
     assert p.page.evaluate(f"{v}.openedStatement()") == "c2c"
@@ -139,7 +138,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Bishop Heber visited Patna")
     row.locator("td.fg-cell").nth(0).locator("a").click()
-    wait_until(p.page, DRAWN)
+    wait_until(p.page, VIEW_DRAWN)
     assert p.page.evaluate(f"{v}.openedStatement()") == "c1a"
     assert len(p.page.evaluate(f"{v}.highlightedEdges()")) == 1
     # an uncovered cell opens the statement and says nothing covers it
@@ -147,7 +146,7 @@ def test_matrix_and_a_click_into_the_view(browser: Any, explorer: str) -> None:
     p.page.wait_for_selector("table.fg-matrix")
     row = p.page.locator("table.fg-matrix tbody tr", has_text="Failing health")
     row.locator("td.fg-cell").nth(2).locator("a").click()
-    wait_until(p.page, DRAWN)
+    wait_until(p.page, VIEW_DRAWN)
     assert p.page.evaluate(f"{v}.highlightedEdges()") == []
     assert "No response statement entails this" in p.page.inner_text("#fg-details")
     assert p.off_machine_requests() == [] and p.errors == [] and p.dialogs == []
@@ -234,7 +233,7 @@ def test_hostile_texts_run_nothing(browser: Any) -> None:
         n_cells = p.page.locator("td.fg-cell a").count()
         assert n_cells == len(HOSTILE) * 2
         p.page.locator("td.fg-cell a").first.click()
-        wait_until(p.page, DRAWN)
+        wait_until(p.page, VIEW_DRAWN)
         assert p.page.evaluate("window.factgraphView.openedStatement()") in {"u", "c0", "c1",
                                                                               "c2", "c3", "c4"}
         assert p.page.evaluate("typeof window.__pwned") == "undefined"
@@ -261,7 +260,7 @@ def test_token_in_the_browser(browser: Any) -> None:
         assert p.page.url == base + "/"  # the token left the address
         p.page.locator("#fx-queries a", has_text="Bishop Heber").click()
         p.page.locator("td.fg-cell a").first.click()
-        wait_until(p.page, DRAWN)
+        wait_until(p.page, VIEW_DRAWN)
         assert p.errors == [] and p.off_machine_requests() == []
         p.close()
 
@@ -293,7 +292,7 @@ def test_view_opens_at_a_statement_of_a_grouped_graph(browser: Any, tmp_path: Pa
     page.on("pageerror", lambda e: errors.append(str(e)))
     for sid, covered in (("s3", True), (uncovered, False)):
         page.goto(f"{path.as_uri()}#statement={sid}")
-        wait_until(page, DRAWN, timeout_ms=60_000)
+        wait_until(page, VIEW_DRAWN, timeout_ms=60_000)
         assert page.evaluate("window.factgraphView.openedStatement()") == sid
         details = page.inner_text("#fg-details")
         assert ("Covered through" in details) is covered, details
@@ -327,7 +326,7 @@ def test_report_matrix_cell_opens_the_view(browser: Any, tmp_path: Path) -> None
     assert dict((t, s) for t, s in got) == HEBER_MATRIX
     row = heber.locator("tbody tr", has_text="Charles D'Oyly retired and left India in 1838.")
     row.locator("td.fg-cell").nth(1).locator("a").click()  # ans-c covers it: r1 -> c2d
-    wait_until(page, DRAWN)
+    wait_until(page, VIEW_DRAWN)
     assert page.url.endswith("#statement=c2d")
     assert page.evaluate("window.factgraphView.openedStatement()") == "c2d"
     assert len(page.evaluate("window.factgraphView.highlightedEdges()")) == 1

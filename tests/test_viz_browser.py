@@ -15,7 +15,13 @@ from examples.heber_results import heber_evaluations
 from factgraph.io import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_report, render_view
-from tests.browser_support import HOSTILE, launched_browser, playwright_or_skip, wait_until
+from tests.browser_support import (
+    HOSTILE,
+    VIEW_DRAWN,
+    launched_browser,
+    playwright_or_skip,
+    wait_until,
+)
 
 playwright_or_skip()
 
@@ -44,8 +50,7 @@ class Page:
         self.page.goto(path.as_uri())
 
     def wait_drawn(self, timeout_ms: int = 60_000) -> None:
-        wait_until(self.page, "window.factgraphView && window.factgraphView.drawnNodeCount() > 0",
-                   timeout_ms=timeout_ms)
+        wait_until(self.page, VIEW_DRAWN, timeout_ms=timeout_ms)
 
     def off_machine_requests(self) -> list[str]:
         return [u for u in self.requests if not u.startswith(("file://", "data:", "blob:"))]
