@@ -250,7 +250,7 @@ class EvaluationConfig(BaseModel):
         another method."""
         if self.method != "e2e":
             return None
-        from factgraph.methods.comprehensiveness import DEFAULT_COVERAGE_JUDGE
+        from factgraph.methods.e2e.options import DEFAULT_COVERAGE_JUDGE
 
         return str(self.options.get("coverage_judge", DEFAULT_COVERAGE_JUDGE))
 
