@@ -51,6 +51,7 @@ from pydantic.fields import FieldInfo
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
+from factgraph.methods.given_facts import given_fact_statements, refuse_given_facts
 from factgraph.methods.registry import MethodSpec
 from factgraph.models import (
     Evaluation,
@@ -484,6 +485,7 @@ def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
 def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
+    refuse_given_facts(inp, "--method nli", "use --method e2e or prf")
     params = _parameters("nli", options, session)
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,
@@ -523,6 +525,7 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
            context_store: ContextStore | None = None) -> Evaluation:
     """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
+    refuse_given_facts(inp, "--method qa", "use --method e2e or prf")
     params = _parameters("qa", options, session)
     texts, docs = _texts(session, inp, options)
     all_texts = {RESPONSE: inp.response, **texts}
@@ -582,6 +585,7 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
         return _run_per_fact(inp, session, options, context_store)
     if options.coverage_judge == "sentences":
         return _run_sentences(inp, session, options)
+    refuse_given_facts(inp, "coverage_judge 'list'", "use 'sentences', 'per-fact' or 'auto'")
     params = _parameters("e2e", options, session)
     texts, docs = _texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]
@@ -614,6 +618,9 @@ def run_e2e(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
 
 def _facts_part(session: ModelSession, inp: EvaluationInput,
                 options: E2EOptions) -> ContextPart:
+    if inp.facts:  # given facts: nothing to extract (the documents are evidence only)
+        return ContextPart(statements=given_fact_statements(inp), relations=[], traces=[],
+                           failures=[], counts={})
     before_traces, before_failures = len(session.traces), len(session.failures)
     before_counts = dict(session.counts)
     texts, docs = _texts(session, inp, options)
@@ -752,6 +759,7 @@ def _run_per_fact(inp: EvaluationInput, session: ModelSession,
     answers = options.coverage_judge == "answers"
     key = _hash({"per-fact": True, "query": inp.query,
                  "docs": [(d.id, d.text) for d in inp.documents],
+                 "facts": [(f.id, f.text) for f in inp.facts],
                  "options": {k: v for k, v in E2EOptions.flat(options).items()
                              if k in ("summarize_over_chars", "max_facts_per_text",
                                       "max_answers_per_text", "answer_quote", "answer_joint",
@@ -830,8 +838,10 @@ def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short
     in RAGChecker's set), else ``short answer`` (a short response to a question over several
     background texts, as in WikiContradict). On the two dev sets this routes every RAGChecker
     answer to the long-form judge and 1,167 of WikiContradict's 1,200 answers to the
-    short-answer judge (the 33 others have 80 words or more)."""
-    if len(inp.documents) == 1 or len(inp.response.split()) >= long_form_min_words:
+    short-answer judge (the 33 others have 80 words or more). An input with given facts is
+    long-form: its facts are judged as the long-form judge judges a reference's clauses."""
+    if inp.facts or len(inp.documents) == 1 \
+            or len(inp.response.split()) >= long_form_min_words:
         return "long-form"
     return "short answer"
 
@@ -877,10 +887,10 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
     docs = _doc_keys(inp.documents)
     response = Statement(id="r", text=inp.response, origin=Origin.response,
                          source_id=inp.response_id)
-    facts = [Statement(id=f"{key}.s{n}", text=text, origin=Origin.context,
-                       source_id=doc.id)
-             for key, doc in docs.items()
-             for n, text in enumerate(split_facts(doc.text, options.fact_unit), 1)]
+    facts = given_fact_statements(inp) if inp.facts else [  # given: the documents are evidence
+        Statement(id=f"{key}.s{n}", text=text, origin=Origin.context, source_id=doc.id)
+        for key, doc in docs.items()
+        for n, text in enumerate(split_facts(doc.text, options.fact_unit), 1)]
     graph = FactGraph(query=inp.query, statements=[response, *facts])
     if not facts:
         return _incomplete(inp.id, "e2e", graph, session, params, inp,
