@@ -42,7 +42,7 @@ def given_facts_from(items: Any) -> list[Any]:
     """The ``facts`` field as objects: a string at position n (1-based) becomes ``{id: "f<n>",
     text}``; anything else is left to validation. ValueError naming the repeated ids."""
     if not isinstance(items, list):
-        return items  # type: ignore[no-any-return]  # validation names the wrong type
+        return items  # validation names the wrong type
     out = [{"id": f"f{n}", "text": x} if isinstance(x, str) else x
            for n, x in enumerate(items, 1)]
     ids = [x.get("id") if isinstance(x, dict) else getattr(x, "id", None) for x in out]
