@@ -46,7 +46,8 @@ _COMMAND_KEYWORDS = frozenset({
     "input_file", "query", "response_file", "context_files", "input_id", "outputs", "fmt",
     "fail_under", "fail_score", "judge_card", "resume", "progress", "executor", "ray_address",
     "workers", "gpus_per_worker", "cpus_per_worker", "data", "split", "sample", "sample_seed",
-    "card_file", "results_file", "resamples", "file", "label", "background", "score_only"})
+    "card_file", "results_file", "resamples", "file", "label", "background", "score_only",
+    "fact_texts", "facts_file", "n_docs", "limit"})
 # Method-option flags, generated from the registered methods' options models.
 OPTION_FLAGS: list[OptionFlag] = option_flags(_COMMAND_KEYWORDS)
 
