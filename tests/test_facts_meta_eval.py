@@ -329,3 +329,19 @@ def test_the_default_long_form_judge_runs_with_minilm(shared_data: Path, tmp_pat
                  "--limit", "3", "--resamples", "0", "--format", "json")
     rows = {r["scorer"]: r for r in json.loads(res.output)["rows"]}
     assert rows["e2e-sentences-model-free"]["facts"] > 0
+
+
+def test_expected_coverage_row_when_every_fact_has_a_probability() -> None:
+    from factgraph.datasets.fact_labels import FactLabelsRow
+    from factgraph.evaluation.facts_report import JudgedFacts
+
+    rows = [FactLabelsRow.model_validate({**ROW, "system": s}) for s in ("s1", "s2", "s3")]
+    judged = {f"a1/s{k}": JudgedFacts(verdicts={"u1": "covered", "u2": "missing"},
+                                      p_covered={"u1": 0.9, "u2": 0.1 * k})
+              for k in (1, 2, 3)}
+    rep = facts_report(rows, judged, judge="j", n_resamples=0)
+    names = [r.scorer for r in rep.summary_rows]
+    assert names[:2] == ["j (share covered)", "j (expected coverage)"]
+    del judged["a1/s3"].p_covered["u2"]  # one fact without a probability: no such row
+    rep = facts_report(rows, judged, judge="j", n_resamples=0)
+    assert "j (expected coverage)" not in [r.scorer for r in rep.summary_rows]

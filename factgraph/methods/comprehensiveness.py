@@ -873,7 +873,8 @@ def _run_sentences(inp: EvaluationInput, session: ModelSession,
     background texts is a fact; the word check, then embedding similarity, then (with
     ``sentence_model_check``) one yes/no token for the undecided. Each fact records ``w``
     (``word_share``), ``e`` (``similarity``) and, when asked, ``p_covered``; the relation's
-    method says which evidence covered it."""
+    method says which evidence covered it. Given facts (``inp.facts``) are the facts, as given;
+    the documents are then not split into facts."""
     from factgraph.stages.fact_coverage import evidence_probabilities
     from factgraph.stages.sentence_coverage import (
         covering_evidence,
