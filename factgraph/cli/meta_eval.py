@@ -546,6 +546,11 @@ def facts_cmd(file: str | None, results_file: str | None, score_only: bool,
         _print_facts_report(report, make_console(stream))
 
 
+def _with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
+    """``0.292 [0.229, 0.352]``, or the value alone without an interval."""
+    return f"{_num(value)} {_ci(ci)}" if ci else _num(value)
+
+
 def _print_facts_report(report: Any, console: Any) -> None:
     """The two tables of ``meta-eval facts`` and the judge's cost per fact."""
     title = (f"Per fact: agreement with people's present / not-present labels, {report.facts} "
@@ -561,10 +566,13 @@ def _print_facts_report(report: Any, console: Any) -> None:
             f"{r.contradicted}" + ("" if r.contradicted_not_present is None else
                                    f" ({_num(r.contradicted_not_present, 2)} not present)"))
         table.add_row(r.scorer, str(r.facts), _num(r.accuracy), _num(r.balanced_accuracy),
-                      f"{_num(r.kappa)} {_ci(r.kappa_ci)}", _num(r.precision_missing),
-                      f"{_num(r.recall_missing)} {_ci(r.recall_missing_ci)}",
+                      _with_ci(r.kappa, r.kappa_ci), _num(r.precision_missing),
+                      _with_ci(r.recall_missing, r.recall_missing_ci),
                       _num(r.f1_missing), wrong)
     console.print(table)
+    console.print("word share: the share of the fact's content words found in the summary; "
+                  "optimistic: the cut-off of 0.1 … 0.9 with the best kappa on these rows; "
+                  "people: the first annotator's vote against the second's")
     if report.undefined:
         console.print(f"{report.undefined} facts the judge left undecided are left out of "
                       "every row")
@@ -580,7 +588,7 @@ def _print_facts_report(report: Any, console: Any) -> None:
         table.add_column(col, justify="left" if col == "scorer" else "right")
     for r in report.summary_rows:
         table.add_row(r.scorer, _num(r.pearson),
-                      f"{_num(r.kendall_per_article)} {_ci(r.kendall_per_article_ci)}",
+                      _with_ci(r.kendall_per_article, r.kendall_per_article_ci),
                       str(r.articles_ranked), _num(r.system_pearson), _num(r.system_kendall),
                       str(r.systems))
     console.print(table)
