@@ -326,8 +326,11 @@ def test_the_default_long_form_judge_runs_with_minilm(shared_data: Path, tmp_pat
     results = tmp_path / "r.jsonl"
     res = invoke("meta-eval", "facts", str(_dev(shared_data)), "--judge",
                  "e2e-sentences-model-free", "--results", str(results), "--articles", "1",
-                 "--limit", "3", "--resamples", "0", "--format", "json")
-    rows = {r["scorer"]: r for r in json.loads(res.output)["rows"]}
+                 "--limit", "3", "--resamples", "0", "--format", "json", "-o",
+                 str(tmp_path / "report.json"))
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    rows = {r["scorer"]: r for r in report["rows"]}
     assert rows["e2e-sentences-model-free"]["facts"] > 0
 
 
