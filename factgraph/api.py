@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from factgraph.config import ConfigError, EvaluationConfig
-from factgraph.inputs import Document, EvaluationInput
+from factgraph.inputs import Document, EvaluationInput, GivenFact, given_facts_from
 from factgraph.io import describe_validation_error
 from factgraph.models import Evaluation
 from factgraph.runners.batch import BatchRunner, progress_bar
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from factgraph.methods.run import Backends, Evaluator
 
 DocumentLike = str | Mapping[str, Any] | Document
+FactLike = str | Mapping[str, Any] | GivenFact
 InputLike = EvaluationInput | Mapping[str, Any]
 PathLike = str | os.PathLike[str]
 
@@ -57,6 +58,19 @@ def to_documents(documents: Iterable[DocumentLike]) -> list[Document]:
     if dup:
         raise ConfigError(f"documents: duplicate document ids {dup}")
     return docs
+
+
+def to_facts(facts: Iterable[FactLike]) -> list[GivenFact]:
+    """Given facts from strings (ids ``f1``, ``f2``, … by position), ``{id, text}`` mappings
+    or GivenFact objects; ids must be unique."""
+    items = [f.model_dump() if isinstance(f, GivenFact) else
+             dict(f) if isinstance(f, Mapping) else f for f in facts]
+    try:
+        return [GivenFact.model_validate(x) for x in given_facts_from(items)]
+    except ValidationError as e:
+        raise ConfigError(f"facts: {describe_validation_error(e)}") from None
+    except ValueError as e:
+        raise ConfigError(f"facts: {e}") from None
 
 
 # The base of every configuration the Python API builds without ``config=``: the documented
@@ -125,7 +139,8 @@ def _backends_for(text: TextBackend, cfg: EvaluationConfig) -> Backends:
 
 
 def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), *,
-             method: str | None = None, model: str | TextBackend | None = None,
+             facts: Iterable[FactLike] = (), method: str | None = None,
+             model: str | TextBackend | None = None,
              evaluator: Evaluator | None = None, backends: Backends | None = None,
              config: EvaluationConfig | None = None, input_id: str = "input",
              response_model: str | None = None, judge: str | None = None,
@@ -133,7 +148,10 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     """Evaluate one response against its background documents; the same Evaluation as
     ``factgraph evaluate --method METHOD --model SPEC --query … --response … --context …``.
 
-    ``documents``: strings or ``{id, text}`` (or Document). ``options``: the CLI flag names
+    ``documents``: strings or ``{id, text}`` (or Document). ``facts``: given facts the
+    response should contain, strings (ids ``f1``, ``f2``, … by position) or ``{id, text}``
+    (or GivenFact); each is judged as given, never split, and where facts are given the
+    documents are evidence only (methods: e2e, prf). ``options``: the CLI flag names
     (method options such as ``t_rel`` or ``skip_implied``, and run settings such as
     ``max_pairs``, ``seed``, ``cache``, ``nli_model``, ``concurrency``). With ``evaluator``
     (see :func:`evaluator`) its loaded models and settings are used and no other setting may
@@ -141,7 +159,8 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     """
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     inp = EvaluationInput(id=input_id, query=query, response=response,
-                          documents=to_documents(documents), model=response_model)
+                          documents=to_documents(documents), facts=to_facts(facts),
+                          model=response_model)
     return ev(inp)
 
 

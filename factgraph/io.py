@@ -20,6 +20,7 @@ from factgraph.models import Evaluation, FactGraph
 
 if TYPE_CHECKING:
     from factgraph.graph import GraphTable
+    from factgraph.inputs import GivenFact
 
 M = TypeVar("M", bound=BaseModel)
 P = TypeVar("P")
@@ -125,6 +126,36 @@ def read_jsonl(path: str | os.PathLike[str], model: type[M]) -> Iterator[tuple[i
     """Yield ``(line_number, validated model)`` per line of a JSONL file."""
     for lineno, obj in iter_jsonl(path):
         yield lineno, parse_model(model, obj, path, lineno)
+
+
+def read_given_facts(path: str | os.PathLike[str]) -> list[GivenFact]:
+    """Given facts from a file: JSONL (``.jsonl``, ``.jsonl.gz``) of ``{id, text}`` objects or
+    strings, else a text file with one fact per line (blank lines skipped). A string gets the
+    id ``f<n>``, n its position among the facts (1-based). A bad line or a repeated id is a
+    one-line InputError naming the line."""
+    from factgraph.inputs import GivenFact
+
+    name = str(path)
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        rows = list(iter_jsonl(path))
+    else:
+        try:
+            with open_text(path) as f:
+                rows = [(n, line.strip()) for n, line in enumerate(f, 1) if line.strip()]
+        except FileNotFoundError:
+            raise InputError(path, "no such file") from None
+        except (OSError, UnicodeDecodeError, EOFError, zlib.error) as e:
+            raise InputError(path, f"cannot read: {e}") from None
+    facts: list[GivenFact] = []
+    seen: set[str] = set()
+    for n, (line, obj) in enumerate(rows, 1):
+        fact = parse_model(GivenFact, {"id": f"f{n}", "text": obj} if isinstance(obj, str)
+                           else obj, path, line)
+        if fact.id in seen:
+            raise InputError(path, f"id: duplicate fact id {fact.id!r}", line=line)
+        seen.add(fact.id)
+        facts.append(fact)
+    return facts
 
 
 def load_graph(path: str | os.PathLike[str]) -> FactGraph:

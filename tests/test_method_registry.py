@@ -231,7 +231,7 @@ def test_the_commands_keywords_that_method_flags_may_not_take_are_complete() -> 
     commands = [cli.get_command(ctx, "evaluate"), cli.get_command(ctx, "batch")]
     meta = cli.get_command(ctx, "meta-eval")
     assert isinstance(meta, click.Group)
-    commands += [meta.get_command(ctx, "wikicontradict"), meta.get_command(ctx, "pairwise")]
+    commands += [meta.get_command(ctx, name) for name in ("wikicontradict", "pairwise", "facts")]
     own = {p.name for c in commands if c is not None for p in c.params
            if not isinstance(p, MethodOption) and p.name not in {"help"}}
     assert own and own <= _COMMAND_KEYWORDS, sorted(own - _COMMAND_KEYWORDS)

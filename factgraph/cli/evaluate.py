@@ -24,7 +24,7 @@ from factgraph.cli.output import (
     read_output,
 )
 from factgraph.config import DEFAULT_METHOD
-from factgraph.inputs import Document, EvaluationInput
+from factgraph.inputs import Document, EvaluationInput, GivenFact
 from factgraph.io import InputError, read_jsonl
 from factgraph.methods import METHODS
 from factgraph.models import Evaluation
@@ -46,7 +46,8 @@ _COMMAND_KEYWORDS = frozenset({
     "input_file", "query", "response_file", "context_files", "input_id", "outputs", "fmt",
     "fail_under", "fail_score", "judge_card", "resume", "progress", "executor", "ray_address",
     "workers", "gpus_per_worker", "cpus_per_worker", "data", "split", "sample", "sample_seed",
-    "card_file", "results_file", "resamples", "file", "label", "background", "score_only"})
+    "card_file", "results_file", "resamples", "file", "label", "background", "score_only",
+    "fact_texts", "facts_file", "n_docs", "limit"})
 # Method-option flags, generated from the registered methods' options models.
 OPTION_FLAGS: list[OptionFlag] = option_flags(_COMMAND_KEYWORDS)
 
@@ -213,6 +214,17 @@ def _documents(paths: tuple[str, ...]) -> list[Document]:
     return docs
 
 
+def _given_facts(texts: tuple[str, ...], path: str | None) -> list[GivenFact]:
+    """``--fact`` texts (ids ``f1``, ``f2``, …) or the facts of ``--facts FILE``."""
+    from factgraph.io import read_given_facts
+
+    if texts and path:
+        raise UserError("give --fact TEXT (repeat) or --facts FILE, not both")
+    if path:
+        return read_given_facts(path)
+    return [GivenFact(id=f"f{n}", text=t) for n, t in enumerate(texts, 1) if t.strip()]
+
+
 def summary_row(ev: Evaluation) -> dict[str, Any]:
     return {"id": ev.id, "method": ev.method, "scores": ev.scores,
             "parse_failures": len(ev.parse_failures), "limits_hit": ev.limits_hit,
@@ -268,6 +280,12 @@ def check_gate(evaluations: Iterable[Evaluation], minimum: float, score: str | N
               help="File holding the response text ('-' for stdin).")
 @click.option("--context", "context_files", multiple=True,
               help="Background text file (repeat), or a JSONL of {id, text} documents.")
+@click.option("--fact", "fact_texts", multiple=True, metavar="TEXT",
+              help="A fact the response should contain (repeat; ids f1, f2, …), judged as "
+                   "given. With given facts the --context documents are evidence only.")
+@click.option("--facts", "facts_file", default=None, type=click.Path(dir_okay=False),
+              help="Given facts: a text file, one fact per line, or a JSONL of {id, text} "
+                   "objects or strings.")
 @click.option("--id", "input_id", default="input", show_default=True, help="Id of the input.")
 @click.option("-o", "--output", "--out", "outputs", multiple=True, metavar="FILE",
               help="Write the Evaluation JSON to FILE (--output table|json still works for a "
@@ -280,7 +298,8 @@ def check_gate(evaluations: Iterable[Evaluation], minimum: float, score: str | N
                    "stored in the Evaluation.")
 @common_options
 def evaluate_cmd(input_file: str | None, query: str | None, response_file: str | None,
-                 context_files: tuple[str, ...], input_id: str, outputs: tuple[str, ...],
+                 context_files: tuple[str, ...], fact_texts: tuple[str, ...],
+                 facts_file: str | None, input_id: str, outputs: tuple[str, ...],
                  fmt: str | None, fail_under: float | None, fail_score: str | None,
                  judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
@@ -293,14 +312,20 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     card = read_judge_card(judge_card) if judge_card else None
 
     if input_file:
+        if fact_texts or facts_file:
+            raise UserError("give the facts in the --input JSON (\"facts\"), or --fact / "
+                            "--facts without --input")
         inp = parse_model(EvaluationInput, json.loads(_read_text(input_file)), input_file)
     else:
+        facts = _given_facts(fact_texts, facts_file)
         needs_text = METHODS[kw.get("method") or DEFAULT_METHOD].needs_response
-        if needs_text and (query is None or response_file is None):
-            raise UserError("give --query and --response (or --input FILE)")
+        if needs_text and (response_file is None or (query is None and not facts)):
+            raise UserError("give --query and --response (or --input FILE); with given facts "
+                            "--query may be left out")
         inp = EvaluationInput(id=input_id, query=query or "",
                               response=_read_text(response_file) if response_file else "",
-                              documents=_documents(context_files))
+                              documents=_documents(context_files),
+                              facts=facts)
     evaluator = build_evaluator(kw)
     ev = evaluator(inp)
     if card is not None:

@@ -7,16 +7,17 @@ import json
 import click
 from pydantic import BaseModel
 
+from factgraph.datasets.fact_labels import FactLabelsRow
 from factgraph.datasets.pairwise import PairwiseInstance
 from factgraph.models import Evaluation, FactGraph
 
 SCHEMAS: dict[str, type[BaseModel]] = {"graph": FactGraph, "evaluation": Evaluation,
-                                       "pairwise": PairwiseInstance}
+                                       "pairwise": PairwiseInstance, "facts": FactLabelsRow}
 
 
 @click.command("schema")
 @click.argument("what", type=click.Choice(sorted(SCHEMAS)), default="graph")
 def schema_cmd(what: str) -> None:
-    """Print the JSON Schema of a FactGraph (default), an Evaluation or a pairwise preference
-    row (`factgraph meta-eval pairwise`)."""
+    """Print the JSON Schema of a FactGraph (default), an Evaluation, a pairwise preference
+    row (`factgraph meta-eval pairwise`) or a fact-labels row (`factgraph meta-eval facts`)."""
     click.echo(json.dumps(SCHEMAS[what].model_json_schema(), indent=2))

@@ -46,6 +46,7 @@ from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
+from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.argue import (
     REWARD,
@@ -141,6 +142,9 @@ def _load(inp: EvaluationInput, options: ArgueOptions) -> tuple[str, Report, lis
 def run_argue(inp: EvaluationInput, session: ModelSession, options: ArgueOptions) -> Evaluation:
     """Score one report with ARGUE (Mayfield et al. 2024, §4.5): outcomes, precision, nugget
     recall."""
+    refuse_given_facts(inp, "--method argue", "ARGUE reads nuggets as questions with answers "
+                       "(--nuggets FILE); given facts have no question: use --method e2e or "
+                       "prf")
     request, report, nuggets, docs = _load(inp, options)
     manual = load_judgements(options.judgements) if options.judgements else {}
     judged = ArgueJudge(session, request, report, nuggets, docs, manual).run()

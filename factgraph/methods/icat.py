@@ -28,6 +28,7 @@ from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
 from factgraph.inputs import EvaluationInput
 from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
+from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.icat import (
     DEFAULT_BETAS,
@@ -193,6 +194,8 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
     """ICAT-M / -S / -A of one input (the corpus index is opened from ``options``; with
     ``index_dir`` it is built once and reused)."""
     method = f"icat-{variant}"
+    refuse_given_facts(inp, f"--method {method}", "ICAT reads aspects and a corpus; use "
+                       "--method e2e or prf")
     params: dict[str, Any] = {"method": method, **options.model_dump(),
                               "models": _models(session),
                               "generation": session.params.model_dump(

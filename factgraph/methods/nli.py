@@ -28,6 +28,7 @@ from factgraph.methods.context import (
     parameters,
     session_models,
 )
+from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec
 from factgraph.models import Evaluation, FactGraph, Origin, Statement
 from factgraph.stages.atomize import atomize
@@ -104,6 +105,7 @@ def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
 def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
+    refuse_given_facts(inp, "--method nli", "use --method e2e or prf")
     params = parameters("nli", NLIOptions, options, session)
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,

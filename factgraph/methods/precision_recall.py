@@ -38,6 +38,7 @@ from factgraph.datasets.argue_io import load_documents
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.given_facts import given_fact_statements
 from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.factual import (
     claim_fact_ratio,
@@ -148,16 +149,10 @@ def _scores(n_claims: int, counts: dict[str, int], has_evidence: bool,
     return scores, why
 
 
-def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) -> Evaluation:
-    """Factual precision / recall / weighted recall / recall@k / F1 of one response."""
-    params: dict[str, Any] = {"method": "prf", **options.model_dump()}
-    docs = _evidence(inp, options)
-    passages = {f"e{n}": clip_text(session, d.id, d.text) for n, d in enumerate(docs, 1)}
-    doc_of = {f"e{n}": d.id for n, d in enumerate(docs, 1)}
-    evidence = [Statement(id=pid, text=text, origin=Origin.context, source_id=doc_of[pid],
-                          metadata={"role": "evidence"}) for pid, text in passages.items()]
-
-    # Reference facts F(q) -> importance -> F*(q).
+def _extracted_reference(session: ModelSession, inp: EvaluationInput, options: PRFOptions,
+                         passages: dict[str, str], doc_of: dict[str, str]
+                         ) -> tuple[list[Statement], dict[str, Any]]:
+    """F*(q) from the evidence: facts extracted per passage, merged, rated, pruned."""
     # scipy's clustering loads here, not with the registry's options (``factgraph --help``)
     from factgraph.stages.reference_facts import deduplicate, extract_facts
 
@@ -184,6 +179,42 @@ def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) ->
     meta: dict[str, Any] = {"n_extracted": len(extracted), "n_after_dedup": len(clusters),
                             "unreadable_passages": [doc_of[p] for p in unreadable],
                             "pruned_facts": pruned}
+    return facts, meta
+
+
+def _given_reference(session: ModelSession, inp: EvaluationInput, options: PRFOptions
+                     ) -> tuple[list[Statement], dict[str, Any]]:
+    """F*(q) from the input's given facts: each one reference fact as given (ids ``g<n>``,
+    ``factgraph.methods.given_facts``), rated for importance and pruned like extracted ones."""
+    given = given_fact_statements(inp)
+    rated = rate_importance(session, inp.query, [g.text for g in given], options.alpha,
+                            options.beta)
+    keep = select_reference([r.importance for r in rated], options.k,
+                            options.importance_threshold)
+    facts = [given[i].model_copy(update={
+                 "relevance": rated[i].relevance, "salience": rated[i].salience,
+                 "importance": rated[i].importance,
+                 "metadata": {**given[i].metadata, "rank": rank}})
+             for rank, i in enumerate(keep, 1)]
+    kept = set(keep)
+    pruned = [{"text": given[i].text, "importance": rated[i].importance}
+              for i in range(len(given)) if i not in kept]
+    return facts, {"n_given": len(given), "pruned_facts": pruned}
+
+
+def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) -> Evaluation:
+    """Factual precision / recall / weighted recall / recall@k / F1 of one response."""
+    params: dict[str, Any] = {"method": "prf", **options.model_dump()}
+    docs = _evidence(inp, options)
+    passages = {f"e{n}": clip_text(session, d.id, d.text) for n, d in enumerate(docs, 1)}
+    doc_of = {f"e{n}": d.id for n, d in enumerate(docs, 1)}
+    evidence = [Statement(id=pid, text=text, origin=Origin.context, source_id=doc_of[pid],
+                          metadata={"role": "evidence"}) for pid, text in passages.items()]
+
+    # Reference facts F(q) -> importance -> F*(q): given facts are F(q) as given (no
+    # extraction, no merging); else extracted from the evidence and merged.
+    facts, meta = (_given_reference(session, inp, options) if inp.facts else
+                   _extracted_reference(session, inp, options, passages, doc_of))
     claims_text = atomize(session, {RESPONSE: inp.response}, stage="claims")[RESPONSE] \
         if inp.response.strip() else []
     if claims_text is None:

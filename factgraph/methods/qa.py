@@ -17,6 +17,7 @@ from factgraph.methods.context import (
     incomplete,
     parameters,
 )
+from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec
 from factgraph.models import Evaluation, FactGraph, Origin, Statement, StatementKind
 from factgraph.stages.answers import answer_questions
@@ -37,6 +38,7 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
            context_store: ContextStore | None = None) -> Evaluation:
     """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
+    refuse_given_facts(inp, "--method qa", "use --method e2e or prf")
     params = parameters("qa", QAOptions, options, session)
     texts, docs = background_texts(session, inp, options)
     all_texts = {RESPONSE: inp.response, **texts}

@@ -41,8 +41,10 @@ def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short
     in RAGChecker's set), else ``short answer`` (a short response to a question over several
     background texts, as in WikiContradict). On the two dev sets this routes every RAGChecker
     answer to the long-form judge and 1,167 of WikiContradict's 1,200 answers to the
-    short-answer judge (the 33 others have 80 words or more)."""
-    if len(inp.documents) == 1 or len(inp.response.split()) >= long_form_min_words:
+    short-answer judge (the 33 others have 80 words or more). An input with given facts is
+    long-form: its facts are judged as the long-form judge judges a reference's clauses."""
+    if inp.facts or len(inp.documents) == 1 \
+            or len(inp.response.split()) >= long_form_min_words:
         return "long-form"
     return "short answer"
 

@@ -34,6 +34,7 @@ from factgraph.methods.context import (
     session_models,
 )
 from factgraph.methods.e2e.options import E2EOptions
+from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import (
     Evaluation,
     FactGraph,
@@ -59,6 +60,9 @@ def facts_part(session: ModelSession, inp: EvaluationInput,
                options: E2EOptions) -> ContextPart:
     """The context facts (or the texts' answers to the query) as statements, with the texts
     they were read from: the response-independent part of a per-fact evaluation."""
+    if inp.facts:  # given facts: nothing to extract (the documents are evidence only)
+        return ContextPart(statements=given_fact_statements(inp), relations=[], traces=[],
+                           failures=[], counts={})
     before_traces, before_failures = len(session.traces), len(session.failures)
     before_counts = dict(session.counts)
     texts, docs = background_texts(session, inp, options)
@@ -178,6 +182,7 @@ def run_fact_questions(inp: EvaluationInput, session: ModelSession, options: E2E
     answers = options.coverage_judge == "answers"
     key = content_hash({"per-fact": True, "query": inp.query,
                         "docs": [(d.id, d.text) for d in inp.documents],
+                        "facts": [(f.id, f.text) for f in inp.facts],
                         "options": {k: v for k, v in E2EOptions.flat(options).items()
                                     if k in ("summarize_over_chars", "max_facts_per_text",
                                              "max_answers_per_text", "answer_quote",

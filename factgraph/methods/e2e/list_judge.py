@@ -11,6 +11,7 @@ from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, background_texts, incomplete, parameters
 from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
 from factgraph.methods.e2e.options import E2EOptions, cutoff_field
+from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.e2e import e2e_coverage
 from factgraph.stages.session import ModelSession
@@ -27,6 +28,8 @@ def run_list(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
              context_store: ContextStore | None = None) -> Evaluation:
     """The whole response is one response statement; the judge's covered and uncovered facts
     are context statements, the covered ones entailed by it."""
+    refuse_given_facts(inp, "coverage_judge 'list'", "use 'evidence', 'sentences', "
+                                                     "'per-fact' or 'auto'")
     params = parameters("e2e", E2EOptions, options, session)
     texts, docs = background_texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]

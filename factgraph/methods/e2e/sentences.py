@@ -13,6 +13,7 @@ from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, doc_keys, incomplete, parameters
 from factgraph.methods.e2e.kinds import JudgeKind
 from factgraph.methods.e2e.options import E2EOptions, SentenceFields, cutoff_field
+from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.session import ModelSession
 
@@ -46,10 +47,10 @@ def run_sentences(inp: EvaluationInput, session: ModelSession, options: E2EOptio
     docs = doc_keys(inp.documents)
     response = Statement(id="r", text=inp.response, origin=Origin.response,
                          source_id=inp.response_id)
-    facts = [Statement(id=f"{key}.s{n}", text=text, origin=Origin.context,
-                       source_id=doc.id)
-             for key, doc in docs.items()
-             for n, text in enumerate(split_facts(doc.text, options.fact_unit), 1)]
+    facts = given_fact_statements(inp) if inp.facts else [  # given: the documents are evidence
+        Statement(id=f"{key}.s{n}", text=text, origin=Origin.context, source_id=doc.id)
+        for key, doc in docs.items()
+        for n, text in enumerate(split_facts(doc.text, options.fact_unit), 1)]
     graph = FactGraph(query=inp.query, statements=[response, *facts])
     if not facts:
         return incomplete(inp.id, "e2e", graph, session, params, inp,
