@@ -180,10 +180,15 @@ class SentenceTransformerEmbeddings:
 
     engine = "sentence-transformers"
 
-    def __init__(self, model: str, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(self, model: str, device: str = "cpu", batch_size: int = 64,
+                 identity: str | None = None) -> None:
         from sentence_transformers import SentenceTransformer
 
-        self.model = model
+        from factgraph.backends.model_identity import folder_identity
+
+        self.path = model
+        # what an Evaluation records: name and content hash, not this machine's folder
+        self.model = identity or folder_identity(model)
         self.st = SentenceTransformer(model, device=device)
         self.batch_size = batch_size
 
