@@ -349,6 +349,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     from factgraph.evaluation.pairwise_report import (
         SIDES,
         PairwiseCard,
+        embeddings_of,
         pairwise_inputs,
         pairwise_report,
         response_id,
@@ -394,6 +395,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
         card = PairwiseCard(
             judge=report.judge or "judge", method=evaluations[0].method,
             model=(first.get("models") or {}).get("text"),
+            embeddings=embeddings_of(evaluations[0]),
             options={k: v for k, v in first.items()
                      if k not in ("models", "generation", "method", "prompts")},
             prompts=first.get("prompts") or None,
