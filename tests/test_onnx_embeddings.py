@@ -6,6 +6,7 @@ which embedder it was fitted with and a run on another one says so."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,26 @@ def test_identities_hash_content_and_leave_paths_out(tmp_path: Path) -> None:
     assert content_sha256([a, b]) == content_sha256([b, a]) != content_sha256([a])
     assert model_identity("m", "0123456789abcdef0123", "pkg", "1.0") == \
         "m@pkg==1.0 sha256:0123456789abcdef"
+
+
+def test_large_files_are_hashed_once_per_machine(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from factgraph.backends import model_identity as mi
+
+    monkeypatch.setenv(mi.HASH_CACHE_ENV, str(tmp_path / "hashes.json"))
+    monkeypatch.setattr(mi, "REMEMBER_FROM_BYTES", 4)
+    weights = tmp_path / "m.gguf"
+    weights.write_bytes(b"0123456789")
+    first = mi.file_identity(weights)
+    assert first.startswith("m.gguf sha256:")
+    remembered = (tmp_path / "hashes.json").read_text(encoding="utf-8")
+    assert first.split("sha256:")[1] in remembered and str(weights.resolve()) in remembered
+    mi._file_sha256.cache_clear()
+    # a remembered hash is used as it is (so a multi-GB checkpoint is read once per machine)
+    key = next(iter(json.loads(remembered)))
+    (tmp_path / "hashes.json").write_text(f'{{"{key}": "{"f" * 64}"}}', encoding="utf-8")
+    assert mi.file_identity(weights) == "m.gguf sha256:" + "f" * 16
+    mi._file_sha256.cache_clear()
 
 
 # -- judge cards say which embedder they were fitted with ----------------------------------------

@@ -4,21 +4,61 @@ path. An Evaluation moved to another machine still says which weights judged it.
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import os
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+log = logging.getLogger(__name__)
+
 HASH_CHARS = 16  # of the sha256 hex digest, in an identity string
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".onnx", ".gguf", ".pt", ".pth")
 
 
+# Files this large have their sha256 remembered across processes (a multi-GB checkpoint takes
+# seconds to hash), keyed by path, size and modification time, in this JSON file.
+REMEMBER_FROM_BYTES = 256 << 20
+HASH_CACHE_ENV = "FACTGRAPH_HASH_CACHE"
+
+
+def _hash_cache_path() -> Path:
+    default = Path.home() / ".cache" / "factgraph" / "model-hashes.json"
+    return Path(os.environ.get(HASH_CACHE_ENV) or default)
+
+
+def _remembered() -> dict[str, str]:
+    try:
+        data = json.loads(_hash_cache_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _remember(key: str, sha256: str) -> None:
+    path = _hash_cache_path()
+    data = {**_remembered(), key: sha256}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=0, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        log.debug("cannot write %s: the hash is not remembered", path)
+
+
 @lru_cache(maxsize=32)
 def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    key = f"{path}|{size}|{mtime_ns}"
+    if size >= REMEMBER_FROM_BYTES and (known := _remembered().get(key)):
+        return known
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
+    if size >= REMEMBER_FROM_BYTES:
+        _remember(key, digest.hexdigest())
     return digest.hexdigest()
 
 
@@ -36,6 +76,11 @@ def content_sha256(paths: Iterable[str | os.PathLike[str]]) -> str:
         return file_sha256(files[0])
     lines = "".join(f"{p.name} {file_sha256(p)}\n" for p in files)
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def file_identity(path: str | os.PathLike[str]) -> str:
+    """``FILE.gguf sha256:...`` of one weights file (its name, not its folder)."""
+    return model_identity(Path(path).name, file_sha256(path))
 
 
 def weight_files(folder: str | os.PathLike[str]) -> list[Path]:
