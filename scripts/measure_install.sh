@@ -64,3 +64,18 @@ START=$(date +%s.%N)
   --query "Tell me about the Kessler Dam." --response response.txt --context reference.txt
 END=$(date +%s.%N)
 echo "model-free judge seconds (first run, model load included): $(echo "$END - $START" | bc -l | xargs printf '%.1f')"
+
+# docs/python.md's first evaluation without a server, from Python
+"$WORK/venv/bin/python" - <<'EOF'
+import sys
+
+import factgraph
+
+reference = ("The Kessler Dam holds back Lake Mirren. It was finished in 1970, and it supplies "
+             "power to the town of Orm. Its reservoir also irrigates the Varde valley.")
+first = factgraph.evaluate("Tell me about the Kessler Dam.",
+                           "The Kessler Dam, finished in 1970, holds back Lake Mirren.",
+                           [reference], judge="e2e-sentences-model-free")
+print("python API:", first.scores["comprehensiveness"], first.metadata["models"]["embeddings"])
+assert "torch" not in sys.modules
+EOF
