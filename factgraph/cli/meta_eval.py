@@ -394,7 +394,6 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
     from factgraph.evaluation.pairwise_report import (
         SIDES,
         PairwiseCard,
-        embeddings_of,
         pairwise_inputs,
         pairwise_report,
         response_id,
