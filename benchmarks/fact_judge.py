@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from factgraph.methods.e2e.evidence import reference_facts
 from factgraph.stages.contradiction import ANTONYMS, NEGATORS, contradiction
 from factgraph.stages.fact_calibration import (
     DEFAULT_CALIBRATION,
@@ -46,7 +47,7 @@ from factgraph.stages.fact_calibration import (
     load_calibration,
 )
 from factgraph.stages.fact_evidence import FEATURES, ResponseIndex, fact_evidence, feature_vector
-from factgraph.stages.sentence_coverage import split_facts, split_sentences
+from factgraph.stages.sentence_coverage import split_sentences
 
 SHARED = Path("../shared/data")
 REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"
@@ -55,6 +56,7 @@ OUT = Path("factgraph/_data/judges") / f"{DEFAULT_CALIBRATION}.json"
 FOLDS = 5
 SEED = 0
 L2 = 1.0
+UNIT = "statements"  # the evidence judge's default reference_facts
 
 
 def kappa(a: np.ndarray, b: np.ndarray) -> float:
@@ -165,7 +167,7 @@ def pairwise_table(calibration: Calibration) -> list[dict[str, Any]]:
     def probs(reference: str, response: str) -> np.ndarray:
         index = ResponseIndex.of(split_sentences(response, min_content_words=1) or [response])
         x = np.array([feature_vector(fact_evidence(f, index), False)
-                      for f in split_facts(reference)])
+                      for f in reference_facts(reference, UNIT)])
         return calibration.probability(x)
 
     def recorded(i: Any) -> tuple[float | None, float | None]:
@@ -244,7 +246,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
     alarms = 0
     answers = 0
     for inst in instances:
-        facts = split_facts(inst.gt_answer or "")
+        facts = reference_facts(inst.gt_answer or "", UNIT)
         for side in (inst.model1, inst.model2):
             sentences = split_sentences(side.response, min_content_words=1)
             if not sentences or not facts:

@@ -88,9 +88,13 @@ def evaluated(instances: Sequence[PairwiseInstance], by_id: Mapping[str, Evaluat
     return [inst for inst in instances if all(response_id(inst, s) in by_id for s in SIDES)]
 
 
-def judge_score(evaluation: Evaluation) -> float | None:
-    """The score a judge gives one answer: comprehensiveness S (None when undefined)."""
-    value = evaluation.scores.get("comprehensiveness")
+EXPECTED_COVERAGE = "expected_coverage"
+
+
+def judge_score(evaluation: Evaluation, score: str = "comprehensiveness") -> float | None:
+    """The score a judge gives one answer: comprehensiveness S, or another of its scores such
+    as the graded companion ``expected_coverage`` (None when undefined or absent)."""
+    value = evaluation.scores.get(score)
     return None if value is None else float(value)
 
 
@@ -108,6 +112,9 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
     def judged(inst: PairwiseInstance, side: str) -> float | None:
         return judge_score(by_id[response_id(inst, side)])
 
+    def graded(inst: PairwiseInstance, side: str) -> float | None:
+        return judge_score(by_id[response_id(inst, side)], EXPECTED_COVERAGE)
+
     def lexical(inst: PairwiseInstance, side: str) -> float | None:
         return content_word_recall(inst.gt_answer or "", getattr(inst, side).response)
 
@@ -122,6 +129,12 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
     if evaluations is not None:
         rows.append(preference_agreement(judge or "judge", score_pairs(scored, judged), labels,
                                          n_resamples, seed))
+        if scored and all(EXPECTED_COVERAGE in by_id[response_id(inst, s)].scores
+                          for inst in scored for s in SIDES):
+            # a judge with per-fact probabilities: its graded companion score, same instances
+            rows.append(preference_agreement(f"{judge or 'judge'} (expected coverage)",
+                                             score_pairs(scored, graded), labels, n_resamples,
+                                             seed))
     for name, score in ((LEXICAL, lexical), (LENGTH, length)):
         rows.append(preference_agreement(name, score_pairs(scored, score), labels, n_resamples,
                                          seed))

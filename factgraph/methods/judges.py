@@ -116,11 +116,28 @@ JUDGES: dict[str, NamedJudge] = {j.name: j for j in (
                     "check and MiniLM similarity decide what they can, one yes/no token of "
                     "the text model decides the rest.",
         cards=("long-form/e2e-sentences-cascade.json",)),
+    NamedJudge(
+        name="e2e-evidence", method="e2e", options={"coverage_judge": "evidence"},
+        needs_model=False, inputs="long-form",
+        description="No model, no embedder: each fact (given, or the reference's clauses) gets "
+                    "a calibrated P(stated) from its words, phrases, numbers and names in its "
+                    "best-aligned response sentence (fitted on REALSumm's fact labels); a fact "
+                    "that sentence states otherwise (number, negation, antonym, name) is "
+                    "contradicted. Answers rank by expected coverage.",
+        cards=("long-form/e2e-evidence.json", "facts/e2e-evidence.json")),
+    NamedJudge(
+        name="e2e-evidence-cascade", method="e2e",
+        options={"coverage_judge": "evidence", "evidence_model_check": True},
+        inputs="long-form",
+        description="The evidence judge, and for the facts its cheap evidence leaves undecided "
+                    "one yes / no / unknown token of the text model on the aligned sentence "
+                    "('no': contradicted).",
+        cards=("facts/e2e-evidence-cascade.json",)),
 )}
 
 # The best measured judge per kind of input (README's judges table says which card backs it).
 DEFAULT_JUDGES: dict[InputKind, str] = {"short answer": "e2e-answers-several",
-                                        "long-form": "e2e-sentences-model-free"}
+                                        "long-form": "e2e-evidence"}
 
 
 def get_judge(name: str) -> NamedJudge:

@@ -37,6 +37,22 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _CITATION = re.compile(r"\s*\[\d+(?:\s*[,-]\s*\d+)*\]")
 _EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
+# a piece that ends with one of these did not end a sentence ("reactor No. 4", "the U.S. Army",
+# "Dr. Smith", "J. R. R. Tolkien"): it is joined to the next piece
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:No|Nos|Nr|Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|vs|etc|approx|ca|cf|Fig|Vol|Inc|Ltd|Co"
+    r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec)\.|"
+    r"\b(?:[A-Za-z]\.){1,3}|\b[A-Z]\.)$")
+
+
+def _join_abbreviations(pieces: list[str]) -> list[str]:
+    out: list[str] = []
+    for p in pieces:
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {p}"
+        else:
+            out.append(p)
+    return out
 
 
 def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
@@ -45,7 +61,8 @@ def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
     at the start)."""
     plain = _EMPHASIS.sub("", _CITATION.sub("", text))
     pieces = [p.strip() for line in plain.splitlines()
-              for p in _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip())]
+              for p in _join_abbreviations(
+                  _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()))]
     out: list[str] = []
     pending = ""
     for p in pieces:
@@ -94,6 +111,55 @@ def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> 
         elif buf:
             pieces.append(buf)
         out.extend(pieces)
+    return out
+
+
+# where a sentence may be cut into two statements: a semicolon, or a comma or the words
+# "while", "whereas", "but", "because" before a conjunction that starts a new clause; the
+# conjunction goes with the cut, so no statement starts with "and"
+_STATEMENT_BREAK = re.compile(
+    r"\s*;\s*(?:and\s+|but\s+)?|,\s+(?:and|but|while|whereas|although|because)\s+"
+    r"|\s+(?:while|whereas|although)\s+")
+_VERB_CUE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|may|"
+    r"might|must|shall|should|said|says|say|spread|made|make|took|take|went|go|came|come|"
+    r"began|became|become|found|gave|give|held|hold|kept|led|lead|left|lost|met|paid|put|ran|"
+    r"saw|see|sent|set|told|thought|won|wrote|built|brought|bought|caught|fell|felt|got|grew|"
+    r"hit|knew|know|meant|mean|rose|shot|sold|spoke|stood|struck|taught|drove|broke|chose|"
+    r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut|[a-z]{3,}"
+    r"(?:ed|es|ing))\b|\b(?!(?:this|thus|its|his|has|was|is|"
+    r"as|us|less|yes|news|series|species|always|perhaps)\b)[a-z]{3,}s\b", re.I)
+
+
+_CLAUSE_STATEMENT_BREAK = re.compile(
+    r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|while\s+|whereas\s+|although\s+|"
+    r"because\s+|which\s+)?|\s+(?:and|while|whereas|although|but|because|which)\s+")
+
+
+def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
+    """The facts of a reference as self-contained statements (the ``evidence`` judge): its
+    sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut only
+    where a new clause with its own verb starts — at a semicolon or at ", and" / ", but" /
+    "while" / "whereas" / "although" / "because" — and only when both sides have a verb and
+    ``min_content_words`` content words. Commas alone never cut, so a list of names stays in
+    the statement it belongs to, and no statement starts with "and"."""
+    out: list[str] = []
+    for sentence in split_sentences(text):
+        breaks = _CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK
+        parts = [p.strip(" ,") for p in breaks.split(sentence) if p.strip(" ,")]
+        pieces: list[str] = []
+        for part in parts:
+            whole = len(content_words(part)) >= min_content_words and _VERB_CUE.search(part)
+            if pieces and (not whole or not _VERB_CUE.search(pieces[-1])):
+                pieces[-1] = f"{pieces[-1]}, {part}"
+            else:
+                pieces.append(part)
+        if len(pieces) > 1 and (len(content_words(pieces[0])) < min_content_words
+                                or not _VERB_CUE.search(pieces[0])):
+            pieces[1] = f"{pieces[0]}, {pieces[1]}"
+            pieces = pieces[1:]
+        out.extend((p[:1].upper() + p[1:]) if p.endswith((".", "!", "?"))
+                   else f"{p[:1].upper()}{p[1:]}." for p in pieces)
     return out
 
 

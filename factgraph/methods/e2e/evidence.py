@@ -2,7 +2,8 @@
 that the response states it, from cheap evidence, and a fact stated otherwise is contradicted.
 
 The facts are the given facts (``EvaluationInput.facts``) or, without them, the background
-texts' clauses (``factgraph.stages.sentence_coverage.split_facts``). The response is read as
+texts' self-contained statements (``factgraph.stages.sentence_coverage.split_statements``;
+``reference_facts`` picks clauses or sentences instead). The response is read as
 its sentences, each one response statement ``r1 … rn``: a fact is joined to the sentence that
 carries it (the *aligned* sentence, ``factgraph.stages.fact_evidence``), so the graph itself
 says which sentence covers a fact and which contradicts it.
@@ -52,7 +53,7 @@ from factgraph.stages.fact_evidence import (
     fact_evidence,
     feature_vector,
 )
-from factgraph.stages.sentence_coverage import split_facts, split_sentences
+from factgraph.stages.sentence_coverage import split_facts, split_sentences, split_statements
 from factgraph.stages.session import ModelSession
 
 
@@ -68,6 +69,11 @@ class EvidenceJudge(JudgeOptions):
     contradiction_check: bool = Field(
         True, description="E2E evidence: a fact whose aligned response sentence states "
                           "another number, negation, antonym or name is contradicted.")
+    reference_facts: Literal["statements", "clauses", "sentences"] = Field(
+        "statements", description="E2E evidence: without given facts, a background text's "
+                                  "facts are its self-contained statements (sentences cut "
+                                  "only where a new clause with its own verb starts), its "
+                                  "clauses, or its whole sentences.")
     evidence_model_check: bool = Field(
         False, description="E2E evidence: with a text model, ask it about the facts whose "
                            "P(stated) falls in the undecided band (one yes / no / unknown "
@@ -81,6 +87,14 @@ class EvidenceJudge(JudgeOptions):
         0.8, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
                                          "undecided band's upper end (at or above: covered "
                                          "without a call).")
+
+
+def reference_facts(text: str, unit: str = "statements") -> list[str]:
+    """The facts of a background text: ``statements`` (``split_statements``), ``clauses``
+    (``split_facts``) or ``sentences``."""
+    if unit == "statements":
+        return split_statements(text)
+    return split_facts(text, "sentence" if unit == "sentences" else "clause")
 
 
 def _evidence_record(ev: object, p: float) -> dict[str, float]:
@@ -117,7 +131,8 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     docs = doc_keys(inp.documents)
     facts = given_fact_statements(inp) if inp.facts else [
         Statement(id=f"{key}.s{n}", text=text, origin=Origin.context, source_id=doc.id)
-        for key, doc in docs.items() for n, text in enumerate(split_facts(doc.text), 1)]
+        for key, doc in docs.items()
+        for n, text in enumerate(reference_facts(doc.text, options.reference_facts), 1)]
     sentences = split_sentences(inp.response, min_content_words=1) if inp.response.strip() \
         else []
     said = [Statement(id=f"r{k}", text=s, origin=Origin.response, source_id=inp.response_id)
