@@ -135,7 +135,7 @@ def run_items(judge: str, model: str, items: list[LabelledInput], path: Path,
 
 def tune_cutoff(items: list[LabelledInput], evaluations: list[Evaluation]) -> float | None:
     """The per-fact cut-off with the highest κ on these (dev) items; ties: the lower one."""
-    from factgraph.methods.comprehensiveness import per_fact_score
+    from factgraph.methods.e2e.fact_questions import per_fact_score
     from factgraph.metrics.agreement import cohen_kappa
 
     by_id = {ev.id: ev for ev in evaluations}
@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.score_only else _read(runs / f"{judge}-dev.jsonl")
             cutoff = tune_cutoff(dev_items, dev_evs)
             if cutoff is not None:
-                from factgraph.methods.comprehensiveness import per_fact_score
+                from factgraph.methods.e2e.fact_questions import per_fact_score
 
                 extra["coverage_cutoff"] = cutoff
                 score_of = lambda ev, c=cutoff: per_fact_score(ev, c)  # noqa: E731

@@ -7,7 +7,7 @@ protocol), cut-offs tuned on dev from recorded results, and the README's long-fo
     python -m benchmarks.long_form --cards docs/judge_cards/long-form/*.json
 
 ``--tune RESULTS`` re-reads S of every evaluation at each candidate cut-off from the recorded
-evidence (``factgraph.methods.comprehensiveness.sentence_score``: word share, similarity and,
+evidence (``factgraph.methods.e2e.sentences.sentence_score``: word share, similarity and,
 for the cascade, the model's P(yes); no model call) and prints Pearson / Spearman x100 with the
 annotators' completeness labels, best first by the smaller of the two. The judges' defaults
 (``words_cutoff``, ``similarity_cutoff``, ``coverage_cutoff``) are the best rows of these runs.
@@ -31,7 +31,7 @@ from factgraph.evaluation.pairwise_report import (
     score_pairs,
 )
 from factgraph.io import iter_evaluations
-from factgraph.methods.comprehensiveness import sentence_score
+from factgraph.methods.e2e.sentences import sentence_score
 
 DATA = Path("../shared/data/ragchecker/meta_eval_dev.jsonl.gz")
 WORDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.01]

@@ -103,13 +103,6 @@ LIMIT_NAMES = tuple(LimitSettings.model_fields)
 SECTIONS = ("generation", "limits", "options")
 
 
-def method_option_names(method: str) -> list[str]:
-    """The option names a method takes (its options model's flat names)."""
-    from factgraph.methods.registry import get_method_spec, option_fields
-
-    return sorted(option_fields(get_method_spec(method).options))
-
-
 class EvaluationConfig(BaseModel):
     """Everything that decides how an input is evaluated (except the input itself)."""
 
@@ -250,7 +243,7 @@ class EvaluationConfig(BaseModel):
         another method."""
         if self.method != "e2e":
             return None
-        from factgraph.methods.comprehensiveness import DEFAULT_COVERAGE_JUDGE
+        from factgraph.methods.e2e.options import DEFAULT_COVERAGE_JUDGE
 
         return str(self.options.get("coverage_judge", DEFAULT_COVERAGE_JUDGE))
 

@@ -355,18 +355,6 @@ class Coverage:
         return [self.ids[j] for j in path]
 
 
-def entailment_arrays(
-    graph: FactGraph, min_probability: float | None = None
-) -> tuple[list[str], dict[str, int], IntArray, IntArray, BoolArray, BoolArray]:
-    """Statement ids, their positions, entailment edge endpoints and origin masks."""
-    table = GraphTable.from_graph(graph)
-    ids = [s.id for s in graph.statements]
-    index = {sid: i for i, sid in enumerate(ids)}
-    src, dst = table.entailment_edges(min_probability)
-    is_response = table.response_mask()
-    return ids, index, src, dst, is_response, ~is_response
-
-
 def analyze(graph: FactGraph, min_probability: float | None = None) -> Coverage:
     """Coverage, comprehensiveness and uncovered basis of a fact graph (Dejl et al. 2025, §3.1).
 

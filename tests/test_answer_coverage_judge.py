@@ -13,7 +13,7 @@ import pytest
 from factgraph.backends.base import ChatMessage, GenerationParams, TokenLogprob
 from factgraph.backends.scripted import ScriptedTextBackend
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.methods.comprehensiveness import per_fact_score
+from factgraph.methods.e2e.fact_questions import per_fact_score
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.models import Evaluation, StatementKind
 from factgraph.stages.answer_match import answer_stated

@@ -11,13 +11,11 @@ import pytest
 
 from factgraph.backends.scripted import ScriptedNLIBackend, ScriptedTextBackend
 from factgraph.graph import analyze
-from factgraph.methods.comprehensiveness import (
-    ComprehensivenessOptions,
-    ContextStore,
-    run_e2e,
-    run_nli,
-    run_qa,
-)
+from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+from factgraph.methods.context import ContextStore
+from factgraph.methods.e2e.method import run_e2e
+from factgraph.methods.nli import run_nli
+from factgraph.methods.qa import run_qa
 from factgraph.stages.nli_relations import exhaustive_pairs, prune_pairs
 from factgraph.stages.session import ModelSession
 from tests.pipeline_support import (

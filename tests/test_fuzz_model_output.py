@@ -15,7 +15,10 @@ from factgraph.backends.nli_judge import GenerativeNLIJudge, result_from_generat
 from factgraph.backends.scripted import ScriptedTextBackend
 from factgraph.backends.structured import ParseFailure, extract_json
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.methods.comprehensiveness import ComprehensivenessOptions, run_e2e, run_nli, run_qa
+from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+from factgraph.methods.e2e.method import run_e2e
+from factgraph.methods.nli import run_nli
+from factgraph.methods.qa import run_qa
 from factgraph.models import Trace
 from factgraph.stages.atomize import AtomList
 from factgraph.stages.relevance import score_from_generation

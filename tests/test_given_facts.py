@@ -14,7 +14,9 @@ import factgraph
 from factgraph.config import ConfigError
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.io import InputError, UserInputError, read_given_facts, write_json
-from factgraph.methods.comprehensiveness import ComprehensivenessOptions, input_kind, run_e2e
+from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+from factgraph.methods.e2e.auto import input_kind
+from factgraph.methods.e2e.method import run_e2e
 from factgraph.methods.given_facts import FACT_ID, given_fact_statements
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.models import Origin, StatementKind

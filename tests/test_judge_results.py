@@ -85,7 +85,7 @@ def test_shipped_dev_answers_give_the_documented_dev_numbers(
     κ / balanced accuracy there."""
     from benchmarks.judges import ordered_items, tune_cutoff
     from factgraph.datasets.wikicontradict import load_items, predicted_label, split_items
-    from factgraph.methods.comprehensiveness import per_fact_score
+    from factgraph.methods.e2e.fact_questions import per_fact_score
     from factgraph.metrics.agreement import balanced_accuracy as ba
     from factgraph.metrics.agreement import cohen_kappa
     from factgraph.models import Evaluation

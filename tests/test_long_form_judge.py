@@ -15,12 +15,9 @@ import pytest
 from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedTextBackend, ScriptOutput
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.methods.comprehensiveness import (
-    ComprehensivenessOptions,
-    input_kind,
-    resolve_auto_judge,
-    run_e2e,
-)
+from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+from factgraph.methods.e2e.auto import input_kind, resolve_auto_judge
+from factgraph.methods.e2e.method import run_e2e
 from factgraph.methods.judges import DEFAULT_JUDGES, JUDGES, get_judge
 from factgraph.stages.sentence_coverage import split_facts, split_sentences, word_share
 from factgraph.stages.session import ModelSession

@@ -84,7 +84,7 @@ def test_the_config_and_the_cli_take_exactly_the_methods_options(method: str) ->
             continue
         given = {name: info.default}
         if method == "e2e" and name != "coverage_judge":  # a judge's option needs its judge
-            from factgraph.methods.comprehensiveness import JUDGE_OPTIONS
+            from factgraph.methods.e2e.kinds import JUDGE_OPTIONS
 
             judge = next(j for j, o in JUDGE_OPTIONS.items() if name in o.model_fields)
             given = {"coverage_judge": judge, **given}
@@ -104,7 +104,7 @@ def test_the_issue_example_is_refused_naming_what_e2e_takes() -> None:
 
 
 def test_a_judge_takes_only_its_own_options_and_records_its_tuned_cutoff() -> None:
-    from factgraph.methods.comprehensiveness import E2EOptions
+    from factgraph.methods.e2e.options import E2EOptions
 
     with pytest.raises(ConfigError, match="'max_facts_per_text' does not apply to "
                                           "coverage_judge 'answers'"):

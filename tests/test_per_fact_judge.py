@@ -12,7 +12,7 @@ import pytest
 from factgraph.backends.base import ChatMessage, GenerationParams, TokenLogprob
 from factgraph.backends.scripted import ScriptedTextBackend
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.methods.comprehensiveness import per_fact_score
+from factgraph.methods.e2e.fact_questions import per_fact_score
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.stages.context_facts import grounding_overlap
 from tests.scripted_support import one_token_reply, prompt_field

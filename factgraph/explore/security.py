@@ -29,7 +29,6 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE = "factgraph_explore_token"
-LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 BASE_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),

@@ -11,7 +11,7 @@ and its cost (``docs/judge_cards/``).
 (WikiContradict: one answer per text), or a long-form answer judged against a long reference
 answer or documents (RAGChecker's meta-evaluation set). :data:`DEFAULT_JUDGES` names the judge
 that measures best for each kind; ``coverage_judge="auto"`` picks between them per input
-(``factgraph.methods.comprehensiveness.input_kind``), and is the e2e default: a user who
+(``factgraph.methods.e2e.auto.input_kind``), and is the e2e default: a user who
 changes nothing gets the best measured judge for the kind of input.
 """
 

@@ -86,9 +86,9 @@ class MethodSpec:
 
 
 BUILTIN_METHODS: dict[str, str] = {
-    "nli": "factgraph.methods.comprehensiveness:NLI",
-    "qa": "factgraph.methods.comprehensiveness:QA",
-    "e2e": "factgraph.methods.comprehensiveness:E2E",
+    "nli": "factgraph.methods.nli:NLI",
+    "qa": "factgraph.methods.qa:QA",
+    "e2e": "factgraph.methods.e2e.method:E2E",
     "icat-m": "factgraph.methods.icat:ICAT_M",
     "icat-s": "factgraph.methods.icat:ICAT_S",
     "icat-a": "factgraph.methods.icat:ICAT_A",

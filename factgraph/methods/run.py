@@ -17,7 +17,7 @@ from factgraph.backends.base import EmbeddingBackend, GenerationParams, NLIBacke
 from factgraph.backends.cache import CallCache
 from factgraph.inputs import EvaluationInput
 from factgraph.methods import get_method
-from factgraph.methods.comprehensiveness import ContextStore
+from factgraph.methods.context import ContextStore
 from factgraph.models import Evaluation
 from factgraph.prompts import PACKAGED, PromptSet
 from factgraph.stages.session import Limits, ModelSession

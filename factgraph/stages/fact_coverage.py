@@ -220,3 +220,32 @@ def evidence_probabilities(session: ModelSession, pairs: Sequence[tuple[str, str
     chats = [p.messages(premise=clip_text(session, "response", ev), hypothesis=fact)
              for ev, fact in pairs]
     return _yes_probabilities(session, stage, chats, one_token_params(session, top_logprobs))
+
+
+def evidence_verdict_probabilities(session: ModelSession, pairs: Sequence[tuple[str, str]],
+                                   top_logprobs: int = 10, stage: str = "coverage"
+                                   ) -> list[tuple[float, float] | None]:
+    """``(P(yes), P(no))`` for each ``(evidence, fact)`` pair from the one-token ``nli``
+    question (yes: the evidence states the fact; no: it shows the fact false; the rest of the
+    mass is "unknown"), normalised over the three words. None, recorded as a parse failure,
+    when the answer is none of them. The ``evidence`` judge's model check: ``P(no)`` is the
+    model's "contradicts"."""
+    if not pairs:
+        return []
+    p = session.prompt("nli")
+    chats = [p.messages(premise=clip_text(session, "response", ev), hypothesis=fact)
+             for ev, fact in pairs]
+    gens = session.generate(stage, chats, one_token_params(session, top_logprobs))
+    session.count(f"{stage}.generated_tokens", len(gens))
+    out: list[tuple[float, float] | None] = []
+    for n, g in enumerate(gens):
+        mass = first_token_mass(g, _word, ("yes", "no", "unknown"))
+        if mass is None:
+            session.failures.append(ParseFailure(
+                stage=stage, item=f"fact {n + 1}", error=f"not yes/no/unknown: {g.text[:40]!r}",
+                attempts=1, trace_id=g.trace.id))
+            out.append(None)
+            continue
+        total = sum(mass.values())
+        out.append((mass["yes"] / total, mass["no"] / total))
+    return out

@@ -1,0 +1,248 @@
+"""A fact stated otherwise: the response's aligned sentence says something else in the fact's
+slot (the ``evidence`` judge's contradiction check; DESIGN.md, "A score is only as good as its
+judge": a fact stated otherwise is contradicted, never covered).
+
+The aligned sentence is the response sentence that carries most of the fact
+(``factgraph.stages.fact_evidence``). The fact is **contradicted** by it when the rest of the
+fact — its content words outside the slot — is in that sentence (``rest_share ≥
+REST_SHARE``, at least two such words) and the slot differs:
+
+* **number** — a number of the fact occurs nowhere in the response, and the sentence has
+  another number of the same kind: the same word after it ("28 firefighters" / "31
+  firefighters"), the same unit read by pint (metres against feet are compared after
+  conversion: equal lengths are no conflict), or both are years;
+* **negation** — one of the two says "not" ("no", "never", "n't", "without", …) and the other
+  does not;
+* **antonym** — the fact has a word whose opposite (:data:`ANTONYMS`: positive / negative,
+  increase / decrease, …) the sentence has instead;
+* **name** — a name of the fact occurs nowhere in the response, and the sentence has another
+  name where the fact has it: a name that is neither in the fact nor a shorter or longer form
+  of one of its names ("Koirala" is "Anuradha Koirala").
+
+Each check says which slot and what each side holds (:class:`Conflict`), so that the verdict
+can be shown with its reason. Pure functions; pint is the only dependency beyond the stdlib.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from factgraph.stages.context_facts import content_words
+from factgraph.stages.fact_evidence import names, numbers, stem, stems
+
+REST_SHARE = 0.75
+CLAUSE_SHARE = 0.8  # negation and antonyms: the clause must carry the fact
+NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
+                      "neither", "nor", "cannot", "nowhere"})
+_PAIRS = (
+    ("positive", "negative"), ("increase", "decrease"), ("increase", "reduce"),
+    ("rise", "fall"), ("higher", "lower"), ("high", "low"), ("more", "fewer"),
+    ("larger", "smaller"), ("large", "small"),
+    ("won", "lost"), ("win", "lose"), ("maximum", "minimum"), ("majority", "minority"),
+    ("strong", "weak"), ("stronger", "weaker"), ("legal", "illegal"), ("true", "false"),
+    ("success", "failure"), ("successful", "unsuccessful"), ("accept", "reject"),
+    ("accepted", "rejected"), ("allow", "forbid"), ("allowed", "banned"),
+    ("approved", "rejected"), ("north", "south"), ("east", "west"),
+    ("inside", "outside"), ("internal", "external"), ("early", "late"), ("earlier", "later"),
+    ("older", "younger"), ("oldest", "youngest"), ("best", "worst"), ("better", "worse"),
+    ("present", "absent"), ("alive", "dead"), ("open", "closed"), ("male", "female"),
+    ("increased", "decreased"), ("rose", "fell"), ("gain", "loss"), ("profit", "loss"),
+    ("guilty", "innocent"), ("import", "export"), ("maximum", "minimum"),
+    ("include", "exclude"), ("included", "excluded"), ("above", "below"),
+    ("heavier", "lighter"), ("faster", "slower"), ("longer", "shorter"), ("warmer", "colder"),
+    ("hot", "cold"),
+)
+ANTONYMS: dict[str, frozenset[str]] = {}
+for _a, _b in _PAIRS:
+    ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
+    ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*|n't", re.I)
+_YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
+
+    slot: str  # "number" | "negation" | "antonym" | "name"
+    fact_value: str
+    response_value: str
+
+    def describe(self) -> str:
+        """One line for a person: "number: fact 28, response 31"."""
+        return f"{self.slot}: fact {self.fact_value!r}, response {self.response_value!r}"
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.lower() for t in _TOKEN.findall(text.replace("’", "'"))]
+
+
+def _negated(text: str) -> bool:
+    return any(t in NEGATORS for t in _tokens(text))
+
+
+def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
+        float, int]:
+    rest = [w for w in fact_stems if w not in drop]
+    if not rest:
+        return 0.0, 0
+    return sum(w in sentence_stems for w in rest) / len(rest), len(rest)
+
+
+def _next_word(tokens: list[str], i: int) -> str | None:
+    for t in tokens[i + 1: i + 3]:
+        if t.isalpha() and len(t) >= 2:
+            return t
+    return None
+
+
+def _number_slots(text: str) -> list[tuple[str, str | None]]:
+    """(number, the word after it) for each number of ``text`` as content words read it."""
+    toks = _tokens(text)
+    nums = set(numbers(text))
+    out = []
+    for i, t in enumerate(toks):
+        v = t.replace(",", "")
+        if v in nums or t in nums:
+            out.append((v, _next_word(toks, i)))
+    return out
+
+
+@cache
+def _unit_registry() -> object:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
+    """True / False when pint reads both as quantities of one dimension (equal within 1%),
+    None when it cannot compare them."""
+    if not ua or not ub or ua == ub:
+        return None
+    try:
+        reg = _unit_registry()
+        qa = reg.Quantity(float(a), ua)  # type: ignore[attr-defined]
+        qb = reg.Quantity(float(b), ub)  # type: ignore[attr-defined]
+        if qa.dimensionality != qb.dimensionality or qa.dimensionless:
+            return None
+        return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
+    except Exception:  # pint raises many kinds of errors for words that are not units
+        return None
+
+
+def _number_conflict(fact: str, sentence: str, response_words: set[str],
+                     fact_stems: list[str], sentence_stems: set[str]) -> Conflict | None:
+    fact_slots = _number_slots(fact)
+    sent_slots = _number_slots(sentence)
+    for n, unit in fact_slots:
+        if n in response_words:
+            continue
+        for m, unit_m in sent_slots:
+            if m == n or m in {x for x, _ in fact_slots}:
+                continue
+            same_kind = (unit is not None and unit_m is not None
+                         and stem(unit) == stem(unit_m)) or \
+                (bool(_YEAR.match(n)) and bool(_YEAR.match(m)))
+            if not same_kind:
+                if _same_quantity(n, unit, m, unit_m) is False:
+                    same_kind = True
+                else:
+                    continue
+            share, size = _rest_share(fact_stems, {n}, sentence_stems)
+            if share >= REST_SHARE and size >= 2:
+                return Conflict("number", f"{n} {unit or ''}".strip(),
+                                f"{m} {unit_m or ''}".strip())
+    return None
+
+
+def _initials(text: str) -> set[str]:
+    """Acronyms the fact's runs of capitalised words make ("Natural Language Processing" ->
+    "nlp"): a shorter name of the same thing."""
+    out = set()
+    for run in re.findall(r"(?:\b[A-Z][a-zA-Z]*(?:\s+|$)){2,}", text):
+        out.add("".join(w[0] for w in run.split()).lower())
+    return out
+
+
+def _neighbours(tokens: list[str], word: str) -> set[tuple[int, str]]:
+    return {(d, tokens[i + d]) for i, t in enumerate(tokens) if t == word
+            for d in (-1, 1) if 0 <= i + d < len(tokens)}
+
+
+def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
+                   sentence_stems: set[str]) -> Conflict | None:
+    fact_names = names(fact)
+    # a name the aligned sentence lacks (the neighbour test below keeps this specific)
+    absent = [n for n in fact_names
+              if not re.search(rf"\b{re.escape(n)}\b", sentence.lower())]
+    if not absent:
+        return None
+    short = _initials(fact)
+    others = [m for m in names(sentence) if m not in fact_names and m not in short
+              and not any(m in f or f in m for f in fact_names)]
+    if not others:
+        return None
+    drop = {stem(w) for n in fact_names for w in content_words(n)}
+    share, size = _rest_share(fact_stems, drop, sentence_stems)
+    if share < REST_SHARE or size < 2:
+        return None
+    fact_tokens, sentence_tokens = _tokens(fact), _tokens(sentence)
+    for n in absent:  # the other name stands where the fact's name stands
+        around = _neighbours(fact_tokens, n)
+        for m in others:
+            if around & _neighbours(sentence_tokens, m):
+                return Conflict("name", n, m)
+    return None
+
+
+def _antonym_conflict(fact_tokens: list[str], sentence_tokens: set[str], fact_stems: list[str],
+                      sentence_stems: set[str]) -> Conflict | None:
+    for t in fact_tokens:
+        opposite = ANTONYMS.get(t)
+        if not opposite or t in sentence_tokens:
+            continue
+        hit = sorted(opposite & sentence_tokens)
+        if hit:
+            share, size = _rest_share(fact_stems, {stem(t)}, sentence_stems)
+            if share >= REST_SHARE and size >= 2:
+                return Conflict("antonym", t, hit[0])
+    return None
+
+
+_CLAUSE = re.compile(r"[;:]\s+|,\s+(?:and|but|while|whereas|although)\s+"
+                     r"|\s+(?:but|whereas|while|although)\s+")
+
+
+def aligned_clause(fact_stems: list[str], sentence: str) -> str:
+    """The clause of ``sentence`` that holds most of the fact's words (a "not" elsewhere in
+    a long sentence says nothing about this fact)."""
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()] or [sentence]
+    want = set(fact_stems)
+    return max(clauses, key=lambda c: len(want & set(stems(c))))
+
+
+def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
+    """The conflict between ``fact`` and its aligned response ``sentence`` (the module
+    docstring's four checks, in that order), or None. ``response`` is the whole response:
+    a number or name the response states elsewhere is no conflict."""
+    fact_stems = stems(fact)
+    sentence_stems = set(stems(sentence))
+    response_words = set(content_words(response))
+    found = _number_conflict(fact, sentence, response_words, fact_stems, sentence_stems)
+    if found is not None:
+        return found
+    clause = aligned_clause(fact_stems, sentence)
+    clause_stems = set(stems(clause))
+    share, size = _rest_share(fact_stems, set(), clause_stems)
+    if share >= CLAUSE_SHARE and size >= 3 and _negated(fact) != _negated(clause):
+        return Conflict("negation", "not" if _negated(fact) else "(affirmed)",
+                        "not" if _negated(clause) else "(affirmed)")
+    found = _antonym_conflict(_tokens(fact), set(_tokens(clause)), fact_stems,
+                              clause_stems)
+    if found is not None:
+        return found
+    return _name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems)

@@ -1,0 +1,83 @@
+"""From evidence to ``P(stated)``: the calibrated model of the ``evidence`` judge.
+
+A logistic model over the features of ``factgraph.stages.fact_evidence``
+(:data:`~factgraph.stages.fact_evidence.FEATURES`):
+``P(stated) = 1 / (1 + exp(-(b + Σ_j w_j x_j)))``. Its weights were fitted on people's
+fact-level present / not-present labels (REALSumm's dev part, Bhandari et al. 2020) by
+``python -m benchmarks.fact_judge --fit`` and ship with the package as data
+(``factgraph/_data/judges/<name>.json``: the features, weights, cut-off, what it was fitted on
+and its cross-validated agreement), read here with numpy alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from factgraph.io import UserInputError
+
+DEFAULT_CALIBRATION = "evidence-v1"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A fitted logistic model: feature names, weights, intercept, and its card fields."""
+
+    name: str
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    cutoff: float
+    fitted_on: str
+    card: dict[str, Any]
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        """``P(stated)`` for each row of ``x`` (n × features)."""
+        z = np.asarray(x, dtype=float) @ np.asarray(self.weights) + self.intercept
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "features": list(self.features),
+                "weights": list(self.weights), "intercept": self.intercept,
+                "cutoff": self.cutoff, "fitted_on": self.fitted_on, "card": self.card}
+
+
+@cache
+def load_calibration(name: str = DEFAULT_CALIBRATION) -> Calibration:
+    """The calibration shipped as ``factgraph/_data/judges/<name>.json``."""
+    try:
+        text = (resources.files("factgraph") / "_data" / "judges" / f"{name}.json").read_text(
+            encoding="utf-8")
+    except FileNotFoundError:
+        raise UserInputError(f"no calibration named {name!r} ships with factgraph") from None
+    data = json.loads(text)
+    return Calibration(name=data["name"], features=tuple(data["features"]),
+                       weights=tuple(float(w) for w in data["weights"]),
+                       intercept=float(data["intercept"]), cutoff=float(data["cutoff"]),
+                       fitted_on=data["fitted_on"], card=data.get("card", {}))
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:
+    """Weights and intercept maximising the L2-penalised log-likelihood (the intercept is not
+    penalised): ``Σ_i y_i log p_i + (1 − y_i) log(1 − p_i) − l2/2 ‖w‖²`` (L-BFGS)."""
+    from scipy.optimize import minimize
+
+    xb = np.hstack([np.asarray(x, dtype=float), np.ones((len(x), 1))])
+    yv = np.asarray(y, dtype=float)
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = xb @ w
+        # log(1 + e^z) computed stably
+        nll = float(np.sum(np.logaddexp(0.0, z) - yv * z)) + 0.5 * l2 * float(w[:-1] @ w[:-1])
+        p = 1.0 / (1.0 + np.exp(-z))
+        grad = xb.T @ (p - yv)
+        grad[:-1] += l2 * w[:-1]
+        return nll, grad
+
+    w = minimize(loss, np.zeros(xb.shape[1]), jac=True, method="L-BFGS-B").x
+    return w[:-1], float(w[-1])

@@ -1,0 +1,191 @@
+"""Cheap evidence that one fact is stated in a response, fact by fact (the ``evidence`` judge).
+
+The word check of the long-form judge (``factgraph.stages.sentence_coverage.word_share``) says
+that a fact's words are *near*; a fact is *stated* when one response sentence carries its
+content — its words, its phrases, its numbers and its names — or says the same in other words.
+For each fact this module measures, cheapest first:
+
+* ``word_share`` — the share of the fact's content words (light stems: "sleeping" = "sleep")
+  found anywhere in the response;
+* ``sentence_share`` — the same share within the best single response sentence (the
+  *aligned* sentence): words scattered over the answer do not state a fact;
+* ``weighted_share`` — the sentence share with each word weighted by how informative it is
+  (:func:`informativeness`: names, numbers and long words weigh more than short common words);
+* ``bigram_share`` — the share of the fact's adjacent content-word pairs found as a pair
+  (within two words) in the aligned sentence: a phrase, not a bag of words;
+* ``numbers_missing`` / ``names_missing`` — the share of the fact's numbers and names that the
+  response does not contain (shorter or longer names of the same one match: "Koirala" matches
+  "Anuradha Koirala");
+* ``similarity`` — the best cosine similarity between the fact and a response sentence (one
+  embedding call per response, when an embedder is given).
+
+These are the inputs of a calibrated model (``factgraph.stages.fact_calibration``) that turns
+them into ``P(stated)``. All functions here are pure: text in, numbers out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from factgraph.stages.context_facts import content_words
+
+_NUMBER = re.compile(r"\d")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z'’.-]*[a-zA-Z]\b|\b[A-Z]{2,}\b")
+
+
+def stem(word: str) -> str:
+    """A light suffix-stripping stem, enough to match inflections ("sleeping", "slept" stay
+    apart; "sleeps", "sleeping" = "sleep"; "injuries" = "injury"; "studied" = "study").
+    Numbers are left as they are."""
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    for suffix, repl, min_len in (("ies", "y", 5), ("ied", "y", 5), ("sses", "ss", 5),
+                                  ("ing", "", 6), ("ed", "", 5), ("es", "", 5),
+                                  ("ly", "", 6), ("s", "", 4)):
+        if word.endswith(suffix) and len(word) >= min_len:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            base = word[: len(word) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] \
+                    and base[-1] not in "lsz":
+                base = base[:-1]  # "stopped" -> "stop"
+            return base
+    return word
+
+
+def stems(text: str) -> list[str]:
+    """The stems of ``text``'s content words, in order."""
+    return [stem(w) for w in content_words(text)]
+
+
+def informativeness(word: str) -> float:
+    """How much a content word says about a fact: a number 2.0, a word of 7 letters or more
+    1.5, any other content word 1.0. A fixed rule, not a corpus statistic, so that it reads
+    the same on every kind of text."""
+    if _NUMBER.search(word):
+        return 2.0
+    return 1.5 if len(word) >= 7 else 1.0
+
+
+def names(text: str) -> list[str]:
+    """Capitalised words of ``text`` that are not the first word of a sentence (a proxy for
+    names: "Anuradha", "Koirala", "CNN"), lower-cased."""
+    out = []
+    for m in _NAME.finditer(text):
+        before = text[: m.start()].rstrip()
+        if not before or before[-1] in ".!?:\"“(":
+            continue
+        w = m.group(0).strip(".").lower()
+        if w and w not in out:
+            out.append(w)
+    return out
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers of ``text`` as content words ("1986", "4", "2.5"; "four" = "4")."""
+    return [w for w in content_words(text) if _NUMBER.search(w)]
+
+
+@dataclass(frozen=True)
+class FactEvidence:
+    """The cheap evidence for one fact against one response (see the module docstring)."""
+
+    word_share: float
+    sentence_share: float
+    weighted_share: float
+    bigram_share: float
+    numbers_missing: float
+    names_missing: float
+    n_words: int
+    sentence: int  # index of the aligned response sentence (-1: none)
+    similarity: float | None = None
+    matched: tuple[str, ...] = field(default=())
+    missing: tuple[str, ...] = field(default=())
+
+
+def _pairs(seq: Sequence[str], window: int = 2) -> set[tuple[str, str]]:
+    return {(a, seq[j]) for i, a in enumerate(seq)
+            for j in range(i + 1, min(len(seq), i + 1 + window))}
+
+
+@dataclass
+class ResponseIndex:
+    """A response read once: its sentences, their stems, and the stems of the whole text."""
+
+    sentences: list[str]
+    sentence_stems: list[list[str]]
+    all_stems: set[str]
+    lower: str
+
+    @classmethod
+    def of(cls, sentences: Sequence[str]) -> ResponseIndex:
+        per = [stems(s) for s in sentences]
+        return cls(sentences=list(sentences), sentence_stems=per,
+                   all_stems={w for ws in per for w in ws},
+                   lower=" ".join(sentences).lower())
+
+
+def fact_evidence(fact: str, response: ResponseIndex,
+                  similarities: Sequence[float] | None = None) -> FactEvidence:
+    """The evidence that ``fact`` is stated in ``response``; ``similarities`` are the cosine
+    similarities of the fact to each response sentence (None without an embedder). The aligned
+    sentence is the one with the largest weighted share (ties: the most similar, then the
+    first); with no content word in common, the most similar sentence."""
+    words = stems(fact)
+    n = len(words)
+    if not words or not response.sentences:
+        best_e = max(similarities) if similarities is not None and len(similarities) else None
+        return FactEvidence(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, n, -1,
+                            None if best_e is None else float(best_e))
+    weights = [informativeness(w) for w in words]
+    total = sum(weights)
+    unique = list(dict.fromkeys(words))
+    word_share = sum(w in response.all_stems for w in words) / n
+    best = (-1.0, -2.0, 0)
+    for i, sent in enumerate(response.sentence_stems):
+        have = set(sent)
+        ws = sum(wt for w, wt in zip(words, weights, strict=True) if w in have) / total
+        e = float(similarities[i]) if similarities is not None else 0.0
+        if (ws, e) > best[:2]:
+            best = (ws, e, i)
+    weighted, _, k = best
+    if weighted <= 0.0 and similarities is not None and len(similarities):
+        k = int(np.argmax(similarities))
+    aligned = response.sentence_stems[k]
+    have = set(aligned)
+    sentence_share = sum(w in have for w in words) / n
+    fact_pairs = _pairs(words)
+    bigram = (len(fact_pairs & _pairs(aligned)) / len(fact_pairs)) if fact_pairs else \
+        float(sentence_share)
+    nums = numbers(fact)
+    numbers_missing = (sum(x not in response.all_stems for x in nums) / len(nums)) if nums \
+        else 0.0
+    nms = names(fact)
+    names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower) for m in nms)
+                     / len(nms)) if nms else 0.0
+    return FactEvidence(
+        word_share=word_share, sentence_share=sentence_share, weighted_share=weighted,
+        bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
+        n_words=n, sentence=k,
+        similarity=None if similarities is None else float(max(similarities)),
+        matched=tuple(w for w in unique if w in have),
+        missing=tuple(w for w in unique if w not in have))
+
+
+FEATURES = ("word_share", "sentence_share", "weighted_share", "bigram_share",
+            "numbers_missing", "names_missing", "log_words", "similarity")
+
+
+def feature_vector(ev: FactEvidence, with_similarity: bool) -> list[float]:
+    """The features of :data:`FEATURES` (``similarity`` only ``with_similarity``) for the
+    calibrated model, in that order."""
+    x = [ev.word_share, ev.sentence_share, ev.weighted_share, ev.bigram_share,
+         ev.numbers_missing, ev.names_missing, math.log1p(ev.n_words)]
+    if with_similarity:
+        x.append(0.0 if ev.similarity is None else ev.similarity)
+    return x

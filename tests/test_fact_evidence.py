@@ -1,0 +1,139 @@
+"""The evidence judge's parts: evidence per fact, the contradiction check, the calibration."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from factgraph.stages.contradiction import contradiction
+from factgraph.stages.fact_calibration import fit_logistic, load_calibration
+from factgraph.stages.fact_evidence import (
+    FEATURES,
+    ResponseIndex,
+    fact_evidence,
+    feature_vector,
+    names,
+    stem,
+)
+
+RESPONSE = [
+    "The RBMK reactor had a negative void coefficient.",
+    "The accident killed 31 firefighters in 1986.",
+    "Radiation was first detected abroad at a nuclear plant in Finland.",
+    "Anuradha Koirala runs a shelter in Kathmandu.",
+]
+TEXT = " ".join(RESPONSE)
+
+
+def test_stems_match_inflections_and_leave_numbers() -> None:
+    assert stem("sleeping") == stem("sleeps") == "sleep"
+    assert stem("injuries") == "injury"
+    assert stem("stopped") == "stop"
+    assert stem("1986") == "1986"
+    assert stem("class") == "class"
+
+
+def test_names_skip_the_first_word_of_a_sentence() -> None:
+    assert names("The storm hit Kathmandu. Then Anuradha Koirala left.") == [
+        "kathmandu", "anuradha", "koirala"]
+
+
+def test_a_fact_stated_in_one_sentence_beats_its_words_scattered() -> None:
+    index = ResponseIndex.of(RESPONSE)
+    stated = fact_evidence("Anuradha Koirala runs a shelter in Kathmandu.", index)
+    assert stated.sentence == 3
+    assert stated.sentence_share == 1.0 and stated.bigram_share == 1.0
+    assert stated.names_missing == 0.0
+    scattered = fact_evidence("The reactor shelter was detected in Kathmandu.", index)
+    assert scattered.word_share == 1.0
+    assert scattered.sentence_share < 1.0
+
+
+def test_missing_numbers_and_names_are_counted() -> None:
+    ev = fact_evidence("The accident killed 28 firefighters in Sweden.", ResponseIndex.of(RESPONSE))
+    assert ev.numbers_missing == 1.0
+    assert ev.names_missing == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefgh XYZ019.", min_size=1, max_size=60), min_size=1,
+                max_size=4),
+       st.text(alphabet="abcdefgh XYZ019", min_size=1, max_size=60))
+def test_evidence_is_bounded_and_a_sentence_states_itself(sentences: list[str],
+                                                          fact: str) -> None:
+    index = ResponseIndex.of(sentences)
+    ev = fact_evidence(fact, index)
+    for name in FEATURES[:6]:
+        assert 0.0 <= getattr(ev, name) <= 1.0
+    own = fact_evidence(sentences[0], index)
+    if own.n_words:
+        assert own.sentence_share == 1.0
+        assert own.numbers_missing == 0.0
+    assert len(feature_vector(ev, False)) == len(FEATURES) - 1
+
+
+@pytest.mark.parametrize(("fact", "slot"), [
+    ("The RBMK reactor had a positive void coefficient.", "antonym"),
+    ("The RBMK reactor did not have a negative void coefficient.", "negation"),
+    ("The accident killed 28 firefighters.", "number"),
+    ("Radiation was first detected abroad at a nuclear plant in Sweden.", "name"),
+])
+def test_a_fact_stated_otherwise_is_contradicted(fact: str, slot: str) -> None:
+    index = ResponseIndex.of(RESPONSE)
+    ev = fact_evidence(fact, index)
+    found = contradiction(fact, RESPONSE[ev.sentence], TEXT)
+    assert found is not None and found.slot == slot
+    assert slot in found.describe()
+
+
+@pytest.mark.parametrize("fact", [
+    "The RBMK reactor had a negative void coefficient.",
+    "The accident killed 31 firefighters.",
+    "Koirala runs a shelter in Kathmandu.",  # a shorter name of the same person
+    "Radiation was first detected at a plant abroad.",
+    "The accident happened in 1987.",  # the rest of the fact is not in the sentence
+])
+def test_a_fact_stated_or_only_near_is_not_contradicted(fact: str) -> None:
+    index = ResponseIndex.of(RESPONSE)
+    ev = fact_evidence(fact, index)
+    assert contradiction(fact, RESPONSE[ev.sentence], TEXT) is None
+
+
+def test_quantities_in_other_units_are_compared_by_pint() -> None:
+    sentence = "The new bridge over the river is 2 kilometres long."
+    assert contradiction("The new bridge over the river is 2000 metres long.", sentence,
+                         sentence) is None
+    found = contradiction("The new bridge over the river is 900 metres long.", sentence,
+                          sentence)
+    assert found is not None and found.slot == "number"
+
+
+def test_an_acronym_is_the_same_name() -> None:
+    sentence = "Perturbation methods evaluate the faithfulness of rationales of NLP models."
+    fact = "Perturbation methods evaluate the faithfulness of rationales of Natural Language " \
+           "Processing models."
+    assert contradiction(fact, sentence, sentence) is None
+
+
+def test_the_shipped_calibration_separates_stated_from_absent() -> None:
+    cal = load_calibration()
+    assert cal.features == FEATURES[:-1]
+    index = ResponseIndex.of(RESPONSE)
+    stated = fact_evidence("Anuradha Koirala runs a shelter in Kathmandu.", index)
+    absent = fact_evidence("Parliament passed a budget for schools in Peru.", index)
+    p = cal.probability(np.array([feature_vector(stated, False), feature_vector(absent, False)]))
+    assert p[0] >= cal.cutoff > p[1]
+    assert cal.card["left_out"]["by"] == "article"
+
+
+def test_fit_logistic_matches_scikit_learn() -> None:
+    sklearn = pytest.importorskip("sklearn.linear_model")
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(400, 4))
+    y = (x @ np.array([1.5, -2.0, 0.5, 0.0]) + rng.normal(size=400) > 0).astype(int)
+    w, b = fit_logistic(x, y, l2=1.0)
+    ref = sklearn.LogisticRegression(C=1.0, tol=1e-10, max_iter=10_000).fit(x, y)
+    assert np.allclose(w, ref.coef_[0], atol=1e-3)
+    assert abs(b - ref.intercept_[0]) < 1e-3
