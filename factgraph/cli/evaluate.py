@@ -303,7 +303,7 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                  fmt: str | None, fail_under: float | None, fail_score: str | None,
                  judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
-    from factgraph.evaluation.meta_eval import read_judge_card
+    from factgraph.evaluation.meta_eval import attach_card, read_judge_card
     from factgraph.io import parse_model, write_json
     from factgraph.testing import comprehensiveness_message, gate_record
 
@@ -329,7 +329,7 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     evaluator = build_evaluator(kw)
     ev = evaluator(inp)
     if card is not None:
-        ev.metadata["judge_card"] = card.model_dump(mode="json")
+        attach_card(ev, card)
     if out_file:
         write_json(out_file, ev)
     failures, checked = check_gate([ev], fail_under, fail_score) if fail_under is not None \

@@ -116,12 +116,16 @@ def recorded_judge(evaluations: Sequence[Any]) -> str | None:
 
 
 def card_fields(evaluation: Any) -> dict[str, Any]:
-    """A judge card's method, model, options and prompts, from one of its Evaluations."""
+    """A judge card's method, model, embedder, options and prompts, from one of its
+    Evaluations."""
+    from factgraph.evaluation.pairwise_report import embeddings_of
+
     first = evaluation.parameters
     return {"method": evaluation.method, "model": (first.get("models") or {}).get("text"),
             "options": {k: v for k, v in first.items()
                         if k not in ("models", "generation", "method", "prompts")},
-            "prompts": first.get("prompts") or None}
+            "prompts": first.get("prompts") or None,
+            "embeddings": embeddings_of(evaluation)}
 
 
 def _meta_evaluable(method: str, what: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import os
 from collections import defaultdict
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ from factgraph.evaluation.pairwise_report import (
     PROMPTS_DESCRIPTION,
     Card,
     PairwiseCard,
+    card_engine_mismatch,
     own_prompts,
 )
 from factgraph.graph import comprehensiveness_score
@@ -43,6 +45,8 @@ from factgraph.metrics.lmr import (
     moderate_label,
     strict_label,
 )
+
+log = logging.getLogger(__name__)
 
 
 class JudgedStatement(BaseModel):
@@ -247,17 +251,30 @@ def card_of(evaluation: Any) -> JudgeCard | PairwiseCard | None:
         return None
 
 
+def attach_card(evaluation: Any, card: JudgeCard | PairwiseCard, warn: bool = True) -> bool:
+    """Store the card in the Evaluation (``metadata["judge_card"]``) and, with ``warn``, log
+    one warning when the run embedded with another model than the card was fitted with.
+    True when it warned."""
+    evaluation.metadata["judge_card"] = card.model_dump(mode="json")
+    mismatch = card_engine_mismatch(card, evaluation) if warn else None
+    if mismatch:
+        log.warning(mismatch)
+    return mismatch is not None
+
+
 class CardedEvaluator:
     """Wraps an evaluator so that every Evaluation it returns carries the judge card
-    (``metadata["judge_card"]``); everything else is the wrapped evaluator's."""
+    (``metadata["judge_card"]``), warning once per run when the run's embedding model is not
+    the card's; everything else is the wrapped evaluator's."""
 
     def __init__(self, evaluator: Any, card: JudgeCard | PairwiseCard) -> None:
         self._evaluator = evaluator
-        self._card = card.model_dump(mode="json")
+        self._card = card
+        self._warned = False
 
     def __call__(self, inp: Any) -> Any:
         ev = self._evaluator(inp)
-        ev.metadata["judge_card"] = self._card
+        self._warned |= attach_card(ev, self._card, warn=not self._warned)
         return ev
 
     def __getattr__(self, name: str) -> Any:

@@ -143,16 +143,47 @@ PROMPTS_DESCRIPTION = ("The prompts the judge's run replaced with a user's own (
                        "prompts.")
 
 
+EMBEDDINGS_DESCRIPTION = ("The embedding model the judge was fitted with (name, version and "
+                          "content hash, as Evaluations record it); absent when it used none.")
+
+
 class Card(BaseModel):
     """What every judge card shares: its JSON leaves out ``prompts`` when the packaged prompts
-    were used (so a card of a default run reads as it always has)."""
+    were used and ``embeddings`` when the judge embedded nothing (so such a card reads as it
+    always has)."""
+
+    embeddings: str | None = Field(None, description=EMBEDDINGS_DESCRIPTION)
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if data.get("prompts") is None:
-            data.pop("prompts", None)
+        for optional in ("prompts", "embeddings"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data
+
+
+def embeddings_of(evaluation: Any) -> str | None:
+    """The embedding model an Evaluation records having used (``metadata["models"]``, written
+    after the run, else ``parameters["models"]``); None when it used none."""
+    for where in (getattr(evaluation, "metadata", None), getattr(evaluation, "parameters", None)):
+        models = (where or {}).get("models") or {}
+        if models.get("embeddings"):
+            return str(models["embeddings"])
+    return None
+
+
+def card_engine_mismatch(card: Card, evaluation: Any) -> str | None:
+    """One line when a run embedded with another model than its judge card was fitted with
+    (both named by content hash, so a model recorded before hashes, or one never loaded, is not
+    compared); None when they agree."""
+    fitted, used = card.embeddings, embeddings_of(evaluation)
+    if not fitted or not used or fitted == used or "sha256:" not in fitted \
+            or "sha256:" not in used:
+        return None
+    name = getattr(card, "judge", None) or getattr(card, "method", "the judge")
+    return (f"the judge card of {name} was fitted with embeddings {fitted}; this run used "
+            f"{used}: the card's agreement may not hold for it")
 
 
 def own_prompts(prompts: Mapping[str, str] | None) -> str:

@@ -59,10 +59,8 @@ from factgraph.stages.session import ModelSession
 def facts_part(session: ModelSession, inp: EvaluationInput,
                options: E2EOptions) -> ContextPart:
     """The context facts (or the texts' answers to the query) as statements, with the texts
-    they were read from: the response-independent part of a per-fact evaluation. Given facts
-    (``inp.facts``) are the facts, as given: nothing is extracted (the documents are evidence
-    only)."""
-    if inp.facts:
+    they were read from: the response-independent part of a per-fact evaluation."""
+    if inp.facts:  # given facts: nothing to extract (the documents are evidence only)
         return ContextPart(statements=given_fact_statements(inp), relations=[], traces=[],
                            failures=[], counts={})
     before_traces, before_failures = len(session.traces), len(session.failures)

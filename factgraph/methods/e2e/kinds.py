@@ -45,6 +45,7 @@ BUILTIN_JUDGE_KINDS: dict[str, str] = {
     "per-fact": "factgraph.methods.e2e.per_fact:KIND",
     "answers": "factgraph.methods.e2e.answers:KIND",
     "sentences": "factgraph.methods.e2e.sentences:KIND",
+    "evidence": "factgraph.methods.e2e.evidence:KIND",
 }
 
 

@@ -28,7 +28,8 @@ def run_list(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
              context_store: ContextStore | None = None) -> Evaluation:
     """The whole response is one response statement; the judge's covered and uncovered facts
     are context statements, the covered ones entailed by it."""
-    refuse_given_facts(inp, "coverage_judge 'list'", "use 'sentences', 'per-fact' or 'auto'")
+    refuse_given_facts(inp, "coverage_judge 'list'", "use 'evidence', 'sentences', "
+                                                     "'per-fact' or 'auto'")
     params = parameters("e2e", E2EOptions, options, session)
     texts, docs = background_texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]

@@ -1,0 +1,184 @@
+"""The fact-level judge (``coverage_judge="evidence"``): each fact gets a calibrated probability
+that the response states it, from cheap evidence, and a fact stated otherwise is contradicted.
+
+The facts are the given facts (``EvaluationInput.facts``) or, without them, the background
+texts' clauses (``factgraph.stages.sentence_coverage.split_facts``). The response is read as
+its sentences, each one response statement ``r1 … rn``: a fact is joined to the sentence that
+carries it (the *aligned* sentence, ``factgraph.stages.fact_evidence``), so the graph itself
+says which sentence covers a fact and which contradicts it.
+
+Per fact, cheapest first:
+
+1. the evidence of ``factgraph.stages.fact_evidence`` (word, sentence, weighted and phrase
+   shares; numbers and names that must match) turned into ``P(stated)`` by the calibrated
+   model shipped with the package (``factgraph.stages.fact_calibration``; fitted on people's
+   fact-level labels, numpy alone at run time);
+2. the contradiction check of ``factgraph.stages.contradiction`` on the aligned sentence
+   (another number, a flipped negation, an antonym, another name in the fact's slot);
+3. with ``evidence_model_check`` and a text model, for the facts still undecided
+   (``evidence_band_low ≤ P < evidence_band_high``) one yes / no / unknown token: does the
+   aligned sentence (with its neighbours) state the fact? ``P(yes)`` replaces P and a "no"
+   (``P(no) ≥ 0.5``: the sentence shows the fact false) is a contradiction.
+
+A contradicted fact gets a ``contradicts`` relation from its sentence and is never covered;
+a fact with ``P(stated) ≥ coverage_cutoff`` gets an ``entails`` relation from its sentence
+(``probability`` = P, ``metadata["evidence"]``: each check and its value); every other fact is
+missing. ``S`` is the paper's exact count over the graph; ``expected_coverage`` (the mean of
+``P(stated)``, 0 for a contradicted fact) is reported beside it: it ranks answers better than
+the count (``python -m benchmarks.fact_judge``). Without the model check no model is used.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import Field
+
+from factgraph.graph import analyze
+from factgraph.inputs import EvaluationInput
+from factgraph.methods.assemble import assemble, comprehensiveness_scores, coverage_verdicts
+from factgraph.methods.context import ContextStore, doc_keys, incomplete, parameters
+from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
+from factgraph.methods.e2e.options import E2EOptions, cutoff_field
+from factgraph.methods.given_facts import given_fact_statements
+from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
+from factgraph.stages.contradiction import Conflict, contradiction
+from factgraph.stages.fact_calibration import DEFAULT_CALIBRATION, load_calibration
+from factgraph.stages.fact_coverage import evidence_verdict_probabilities
+from factgraph.stages.fact_evidence import (
+    FactEvidence,
+    ResponseIndex,
+    fact_evidence,
+    feature_vector,
+)
+from factgraph.stages.sentence_coverage import split_facts, split_sentences
+from factgraph.stages.session import ModelSession
+
+
+class EvidenceJudge(JudgeOptions):
+    """Calibrated per-fact evidence and the contradiction check; no model."""
+
+    coverage_judge: Literal["evidence"] = "evidence"
+    coverage_cutoff: float = cutoff_field(0.5)
+    calibration: str = Field(
+        DEFAULT_CALIBRATION, description="E2E evidence: the calibrated model (shipped under "
+                                         "factgraph/_data/judges/) that turns evidence into "
+                                         "P(stated).")
+    contradiction_check: bool = Field(
+        True, description="E2E evidence: a fact whose aligned response sentence states "
+                          "another number, negation, antonym or name is contradicted.")
+    evidence_model_check: bool = Field(
+        False, description="E2E evidence: with a text model, ask it about the facts whose "
+                           "P(stated) falls in the undecided band (one yes / no / unknown "
+                           "token, the aligned sentence and its neighbours as evidence); its "
+                           "P(yes) replaces P, and 'no' (shown false) is a contradiction.")
+    evidence_band_low: float = Field(
+        0.2, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+                                         "undecided band's lower end (below: missing "
+                                         "without a call).")
+    evidence_band_high: float = Field(
+        0.8, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+                                         "undecided band's upper end (at or above: covered "
+                                         "without a call).")
+
+
+def _evidence_record(ev: object, p: float) -> dict[str, float]:
+    keys = ("word_share", "sentence_share", "weighted_share", "bigram_share",
+            "numbers_missing", "names_missing")
+    return {"p_stated": round(p, 6), **{k: round(float(getattr(ev, k)), 6) for k in keys}}
+
+
+def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[str],
+                    facts: list[Statement], evidence: list[FactEvidence], probs: np.ndarray,
+                    conflicts: list[Conflict | None]) -> dict[int, tuple[float, float]]:
+    """``(P(yes), P(no))`` by fact index for the facts the text model is asked about: with
+    ``evidence_model_check`` and a text model, those in the undecided band with no conflict
+    found by the cheap check; the evidence is the aligned sentence with the sentence before
+    and after it (a name said earlier, a pronoun)."""
+    if not options.evidence_model_check or session.text is None:
+        return {}
+    asked = [k for k, (ev, p, c) in enumerate(zip(evidence, probs, conflicts, strict=True))
+             if ev.sentence >= 0 and c is None
+             and options.evidence_band_low <= p < options.evidence_band_high]
+    pairs = [(" ".join(sentences[max(0, evidence[k].sentence - 1): evidence[k].sentence + 2]),
+              facts[k].text) for k in asked]
+    session.count("evidence.model", len(asked))
+    answers = evidence_verdict_probabilities(session, pairs)
+    return {k: a for k, a in zip(asked, answers, strict=True) if a is not None}
+
+
+def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
+                 context_store: ContextStore | None = None) -> Evaluation:
+    """The evidence judge (module docstring); ``context_store`` is not used."""
+    params = parameters("e2e", E2EOptions, options, session)
+    calibration = load_calibration(options.calibration)
+    params["calibration"] = {"name": calibration.name, "fitted_on": calibration.fitted_on}
+    docs = doc_keys(inp.documents)
+    facts = given_fact_statements(inp) if inp.facts else [
+        Statement(id=f"{key}.s{n}", text=text, origin=Origin.context, source_id=doc.id)
+        for key, doc in docs.items() for n, text in enumerate(split_facts(doc.text), 1)]
+    sentences = split_sentences(inp.response, min_content_words=1) if inp.response.strip() \
+        else []
+    said = [Statement(id=f"r{k}", text=s, origin=Origin.response, source_id=inp.response_id)
+            for k, s in enumerate(sentences, 1)]
+    graph = FactGraph(query=inp.query, statements=[*said, *facts])
+    if not facts:
+        return incomplete(inp.id, "e2e", graph, session, params, inp,
+                          "no fact to judge: the input has no given facts and its background "
+                          "texts no clause")
+    index = ResponseIndex.of(sentences)
+    evidence = [fact_evidence(f.text, index) for f in facts]
+    probs = calibration.probability(np.array([feature_vector(ev, False) for ev in evidence]))
+    conflicts = [contradiction(f.text, sentences[ev.sentence], inp.response)
+                 if options.contradiction_check and ev.sentence >= 0 else None
+                 for f, ev in zip(facts, evidence, strict=True)]
+    model = _model_verdicts(session, options, sentences, facts, evidence, probs, conflicts)
+    relations: list[Relation] = []
+    expected: list[float] = []
+    for k, (f, ev) in enumerate(zip(facts, evidence, strict=True)):
+        p = float(probs[k])
+        record = _evidence_record(ev, p)
+        f.metadata["p_covered"] = round(p, 6)
+        conflict = conflicts[k]
+        if k in model:
+            p_yes, p_no = model[k]
+            record.update({"model_p_yes": round(p_yes, 6), "model_p_no": round(p_no, 6)})
+            p = p_yes
+            f.metadata["p_covered"] = round(p, 6)
+            if conflict is None and p_no >= 0.5:
+                conflict = Conflict("model", "stated", f"shown false (P(no) {p_no:.2f})")
+        if ev.sentence < 0:
+            expected.append(0.0)
+            continue
+        src = said[ev.sentence].id
+        if conflict is not None:
+            f.metadata["contradicted"] = conflict.describe()
+            relations.append(Relation(src=src, dst=f.id, label=RelationLabel.contradicts,
+                                      method=f"evidence:{conflict.slot}",
+                                      metadata={"conflict": {
+                                          "slot": conflict.slot, "fact": conflict.fact_value,
+                                          "response": conflict.response_value}}))
+            session.count("evidence.contradicted")
+            expected.append(0.0)
+            continue
+        expected.append(p)
+        if p >= options.coverage_cutoff:
+            relations.append(Relation(src=src, dst=f.id, label=RelationLabel.entails,
+                                      probability=round(p, 6), method="evidence",
+                                      metadata={"evidence": record}))
+        else:
+            f.metadata["evidence"] = {**record, "nearest_sentence": src}
+    session.count("evidence.facts", len(facts))
+    graph = FactGraph(query=inp.query, statements=[*said, *facts], relations=relations)
+    cov = analyze(graph)
+    scores = comprehensiveness_scores(cov)
+    scores["expected_coverage"] = round(float(np.mean(expected)), 6)
+    return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
+                    parameters=params, scores=scores, verdicts=coverage_verdicts(graph, cov),
+                    response_id=inp.response_id, model=inp.model)
+
+
+KIND = JudgeKind(name="evidence", options=EvidenceJudge, run=run_evidence,
+                 help="calibrated per-fact evidence (words, phrases, numbers, names) with "
+                      "the contradiction check, no model ('evidence')")
