@@ -348,3 +348,36 @@ def test_expected_coverage_row_when_every_fact_has_a_probability() -> None:
     del judged["a1/s3"].p_covered["u2"]  # one fact without a probability: no such row
     rep = facts_report(rows, judged, judge="j", n_resamples=0)
     assert "j (expected coverage)" not in [r.scorer for r in rep.summary_rows]
+
+
+FACTS_RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "facts"
+FACTS_CARDS = Path(__file__).resolve().parent.parent / "docs" / "judge_cards" / "facts"
+
+
+def test_shipped_results_rescore_to_their_card(shared_data: Path) -> None:
+    """The long-form judge's shipped results on the first 10 dev articles, scored again
+    without a model, give the card's figures; ``factgraph judges`` reads such a card."""
+    from factgraph.cli.judges import _headline
+
+    judge = "e2e-sentences-model-free"
+    card_path = FACTS_CARDS / f"{judge}-dev10.json"
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    res = invoke("meta-eval", "facts", str(_dev(shared_data)), "--results",
+                 str(FACTS_RESULTS / f"{judge}-dev10.jsonl.gz"), "--judge", judge, "--score-only",
+                 "--articles", "10", "--resamples", "0", "--format", "json")
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    want = card["report"]
+    assert got["facts"] == want["facts"] == 2595 and got["summaries"] == 240
+    rows = {r["scorer"]: r for r in got["rows"]}
+    for row in want["rows"]:
+        for stat in ("accuracy", "balanced_accuracy", "kappa", "precision_missing",
+                     "recall_missing", "f1_missing"):
+            assert rows[row["scorer"]][stat] == pytest.approx(row[stat], abs=1e-12), stat
+    summary = {r["scorer"]: r for r in got["summary_rows"]}
+    for row in want["summary_rows"]:
+        for stat in ("pearson", "kendall_per_article", "system_pearson", "system_kendall"):
+            assert summary[row["scorer"]][stat] == pytest.approx(row[stat], abs=1e-12), stat
+    headline = _headline(card_path)
+    assert headline is not None and headline["n"] == 2595
+    assert headline["kappa"] == pytest.approx(rows[judge]["kappa"])

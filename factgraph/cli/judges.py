@@ -24,6 +24,8 @@ CARDS = Path(__file__).resolve().parents[2] / "docs" / "judge_cards"
 
 def _headline(path: Path) -> dict[str, Any] | None:
     """The agreement and cost a card records, or None when the card is not there."""
+    from factgraph.evaluation.facts_report import FACTS_CARD_KIND
+
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -36,6 +38,14 @@ def _headline(path: Path) -> dict[str, Any] | None:
                 "pearson": row and row["pearson"], "spearman": row and row["spearman"],
                 "calls_per_instance": cost.get("calls"),
                 "model_seconds_per_instance": cost.get("model_seconds")}
+    if data.get("kind") == FACTS_CARD_KIND:  # per fact: n counts facts
+        report = data["report"]
+        row = next((r for r in report["rows"] if r["scorer"] == report["judge"]), None)
+        cost = report.get("cost") or {}
+        return {"card": path.name, "dataset": data["dataset"], "split": data["split"],
+                "n": report["facts"], "kappa": row and row["kappa"],
+                "kappa_ci": row and row["kappa_ci"], "calls_per_fact": cost.get("calls"),
+                "model_seconds_per_fact": cost.get("model_seconds")}
     return {"card": path.name, "dataset": data.get("dataset"), "split": data.get("split"),
             "n": data.get("n"), "kappa": data.get("kappa"), "kappa_ci": data.get("kappa_ci")}
 

@@ -9,9 +9,9 @@ string (``"scu144"``, ``"r"``, ``"nugget 3"``), so it is kept in the metadata ra
 as the statement id: ``g<n>`` never collides with the ids a method gives its own statements
 (``r``, ``r1``, ``c1.s2``, ``f1`` …) and is safe in Cypher, HTML and file names.
 
-Which judges read them (``factgraph.methods.comprehensiveness``, ``precision_recall``): the
-e2e long-form judge (``coverage_judge="sentences"``) judges them instead of the documents'
-clauses; the per-fact judges (``"per-fact"``, ``"answers"``) skip their extraction;
+Which judges read them (``factgraph.methods.e2e``, ``precision_recall``): the e2e long-form
+and fact-level judges (``coverage_judge="sentences"``, ``"evidence"``) judge them instead of
+the documents' clauses; the per-fact judges (``"per-fact"``, ``"answers"``) skip their extraction;
 ``coverage_judge="auto"`` routes an input with given facts to the long-form judge; ``prf``
 takes them as its reference facts (no extraction, no merging; importance is still rated) with
 the documents as the evidence for precision. A method that cannot use them (``nli``, ``qa``,

@@ -32,7 +32,8 @@ def run_sentences(inp: EvaluationInput, session: ModelSession, options: E2EOptio
     background texts is a fact; the word check, then embedding similarity, then (with
     ``sentence_model_check``) one yes/no token for the undecided. Each fact records ``w``
     (``word_share``), ``e`` (``similarity``) and, when asked, ``p_covered``; the relation's
-    method says which evidence covered it. Nothing is shared across responses, so
+    method says which evidence covered it. Given facts (``inp.facts``) are the facts, as given;
+    the documents are then not split into facts. Nothing is shared across responses, so
     ``context_store`` is not used."""
     from factgraph.stages.fact_coverage import evidence_probabilities
     from factgraph.stages.sentence_coverage import (
