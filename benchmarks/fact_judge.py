@@ -39,15 +39,21 @@ from typing import Any
 import numpy as np
 
 from factgraph.methods.e2e.evidence import reference_facts
-from factgraph.stages.contradiction import ANTONYMS, NEGATORS, contradiction
+from factgraph.stages.contradiction import ANTONYMS, NEGATORS, aligned_clause, contradiction
 from factgraph.stages.fact_calibration import (
     DEFAULT_CALIBRATION,
     Calibration,
     fit_logistic,
     load_calibration,
 )
-from factgraph.stages.fact_evidence import FEATURES, ResponseIndex, fact_evidence, feature_vector
-from factgraph.stages.sentence_coverage import split_sentences
+from factgraph.stages.fact_evidence import (
+    FEATURES,
+    ResponseIndex,
+    fact_evidence,
+    feature_vector,
+    stems,
+)
+from factgraph.stages.sentence_coverage import VERB_CUE, split_sentences
 
 SHARED = Path("../shared/data")
 REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"
@@ -223,15 +229,18 @@ def _changes(fact: str, sentence: str) -> list[tuple[str, str]]:
             out.append(("antonym", re.sub(rf"\b{w}\b", sorted(ANTONYMS[w])[0], sentence,
                                           count=1)))
             break
+    clause = aligned_clause(stems(fact), sentence)  # "not" goes where the fact is stated
     for aux in ("is", "are", "was", "were", "has", "have", "had", "can", "will"):
-        if re.search(rf"\b{aux}\b", sentence) and not any(
+        if re.search(rf"\b{aux}\b", clause) and not any(
                 t in NEGATORS for t in re.findall(r"[a-z']+", sentence.lower())):
-            out.append(("negation", re.sub(rf"\b{aux}\b", f"{aux} not", sentence, count=1)))
+            negated = re.sub(rf"\b{aux}\b", f"{aux} not", clause, count=1)
+            out.append(("negation", sentence.replace(clause, negated, 1)))
             break
     for name in names(fact):
         m = re.search(rf"\b{re.escape(name)}\b", sentence, re.I)
         if m is not None and len(name) >= 4:
-            out.append(("name", sentence[: m.start()] + "Vandermeer" + sentence[m.end():]))
+            out.append(("name", re.sub(rf"\b{re.escape(m.group(0))}\b", "Vandermeer",
+                                       sentence)))
             break
     return out
 
@@ -258,7 +267,8 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
             if any(e.sentence >= 0 and contradiction(f, sentences[e.sentence], side.response)
                    for f, e in zip(facts, evs, strict=True)):
                 alarms += 1
-            stated = [k for k, e in enumerate(evs) if p[k] >= 0.8 and e.sentence >= 0]
+            stated = [k for k, e in enumerate(evs)  # a present fact that is a statement
+                      if p[k] >= 0.8 and e.sentence >= 0 and VERB_CUE.search(facts[k])]
             if not stated:
                 continue
             k = stated[int(rng.integers(len(stated)))]

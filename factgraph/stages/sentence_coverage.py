@@ -120,7 +120,7 @@ def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> 
 _STATEMENT_BREAK = re.compile(
     r"\s*;\s*(?:and\s+|but\s+)?|,\s+(?:and|but|while|whereas|although|because)\s+"
     r"|\s+(?:while|whereas|although)\s+")
-_VERB_CUE = re.compile(
+VERB_CUE = re.compile(
     r"\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|may|"
     r"might|must|shall|should|said|says|say|spread|made|make|took|take|went|go|came|come|"
     r"began|became|become|found|gave|give|held|hold|kept|led|lead|left|lost|met|paid|put|ran|"
@@ -138,29 +138,55 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
 
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
-    sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut only
-    where a new clause with its own verb starts — at a semicolon or at ", and" / ", but" /
-    "while" / "whereas" / "although" / "because" — and only when both sides have a verb and
-    ``min_content_words`` content words. Commas alone never cut, so a list of names stays in
-    the statement it belongs to, and no statement starts with "and"."""
+    sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
+    clause starts — ``fine``: at a comma, semicolon, colon or bracket, or before "and", "but",
+    "while", "whereas", "although", "because", "which"; else only at a semicolon or before
+    ", and" / ", but" / "while" / "whereas" / "although" / "because" — but only where the
+    piece before and the piece after each have a verb and ``min_content_words`` content words.
+    A piece without them stays joined to its neighbour with the text between them as written,
+    so a list of names stays in the statement it belongs to; a cut drops the conjunction, so
+    no statement starts with "and"."""
+    breaks = re.compile(f"({(_CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK).pattern})")
     out: list[str] = []
+
+    def whole(piece: str) -> bool:
+        return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece))
+
     for sentence in split_sentences(text):
-        breaks = _CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK
-        parts = [p.strip(" ,") for p in breaks.split(sentence) if p.strip(" ,")]
+        cells = breaks.split(sentence)
         pieces: list[str] = []
-        for part in parts:
-            whole = len(content_words(part)) >= min_content_words and _VERB_CUE.search(part)
-            if pieces and (not whole or not _VERB_CUE.search(pieces[-1])):
-                pieces[-1] = f"{pieces[-1]}, {part}"
+        carry, carry_joint, joint = "", "", ""
+        for k, cell in enumerate(cells):
+            if k % 2:
+                joint = cell
+                continue
+            if not cell.strip():
+                continue
+            if carry and pieces and any(c in joint for c in ";:()"):
+                # a strong break ends the list a verbless piece belongs to: it goes back
+                pieces[-1] = f"{pieces[-1]}{carry_joint}{carry}"
+                carry = ""
+            if carry:  # a piece without its own verb reads on into the next ("28 firefighters
+                cell = f"{carry}{joint}{cell}"  # and staff died ...")
+                joint = carry_joint
+            if whole(cell):
+                pieces.append(cell.strip())
+                carry = ""
             else:
-                pieces.append(part)
-        if len(pieces) > 1 and (len(content_words(pieces[0])) < min_content_words
-                                or not _VERB_CUE.search(pieces[0])):
-            pieces[1] = f"{pieces[0]}, {pieces[1]}"
-            pieces = pieces[1:]
-        out.extend((p[:1].upper() + p[1:]) if p.endswith((".", "!", "?"))
-                   else f"{p[:1].upper()}{p[1:]}." for p in pieces)
+                carry, carry_joint = cell, joint
+        if carry:  # a tail without a verb belongs to the statement before it (a list)
+            if pieces:
+                pieces[-1] = f"{pieces[-1]}{carry_joint}{carry}"
+            else:
+                pieces.append(carry.strip())
+        out.extend(_statement(p) for p in pieces)
     return out
+
+
+def _statement(piece: str) -> str:
+    piece = piece.strip(" ,;:")
+    piece = piece[:1].upper() + piece[1:]
+    return piece if piece.endswith((".", "!", "?")) else f"{piece}."
 
 
 def word_share(fact: str, response_words: set[str]) -> float:

@@ -80,11 +80,11 @@ class EvidenceJudge(JudgeOptions):
                            "token, the aligned sentence and its neighbours as evidence); its "
                            "P(yes) replaces P, and 'no' (shown false) is a contradiction.")
     evidence_band_low: float = Field(
-        0.2, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+        0.25, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
                                          "undecided band's lower end (below: missing "
                                          "without a call).")
     evidence_band_high: float = Field(
-        0.8, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+        0.75, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
                                          "undecided band's upper end (at or above: covered "
                                          "without a call).")
 
