@@ -62,6 +62,7 @@ OUT = Path("factgraph/_data/judges") / f"{DEFAULT_CALIBRATION}.json"
 FOLDS = 5
 SEED = 0
 L2 = 1.0
+STATED_SHARE = 0.75  # wrong facts: a changed sentence carries at least this share of the fact
 UNIT = "statements"  # the evidence judge's default reference_facts
 
 
@@ -245,47 +246,101 @@ def _changes(fact: str, sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+def _perturbation_trial(fact: str, sentences: list[str], response: str
+                        ) -> list[tuple[str, int]]:
+    """(kind, detected) for each change of ``fact``'s slot in its aligned sentence."""
+    index = ResponseIndex.of(sentences)
+    ev = fact_evidence(fact, index)
+    if ev.sentence < 0 or ev.sentence_share < STATED_SHARE:  # the sentence must state it
+        return []
+    s = sentences[ev.sentence]
+    out = []
+    for kind, changed in _changes(fact, s):
+        if changed == s:
+            continue
+        new_sentences = [changed if x == s else x for x in sentences]
+        new_ev = fact_evidence(fact, ResponseIndex.of(new_sentences))
+        hit = new_ev.sentence >= 0 and contradiction(
+            fact, new_sentences[new_ev.sentence], response.replace(s, changed)) is not None
+        out.append((kind, int(hit)))
+    return out
+
+
+def _any_contradiction(facts: Sequence[str], sentences: list[str], response: str) -> bool:
+    index = ResponseIndex.of(sentences)
+    for f in facts:
+        ev = fact_evidence(f, index)
+        if ev.sentence >= 0 and contradiction(f, sentences[ev.sentence], response) is not None:
+            return True
+    return False
+
+
 def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str, Any]:
-    """Changed answers: detection per kind; faithful originals: false alarms per answer."""
+    """Changed answers and summaries: detection per kind; the originals: the share with any
+    fact called contradicted; WikiContradict's conflicting passages: the share detected."""
     from factgraph.datasets.pairwise import load_pairwise
 
     rng = np.random.default_rng(seed)
-    instances = load_pairwise(RAGCHECKER)
-    detected: dict[str, list[int]] = {}
-    alarms = 0
-    answers = 0
-    for inst in instances:
+    detected: dict[str, dict[str, list[int]]] = {"ragchecker": {}, "realsumm": {}}
+    alarms = {"ragchecker": 0, "realsumm": 0}
+    count = {"ragchecker": 0, "realsumm": 0}
+    for inst in load_pairwise(RAGCHECKER):
         facts = reference_facts(inst.gt_answer or "", UNIT)
         for side in (inst.model1, inst.model2):
             sentences = split_sentences(side.response, min_content_words=1)
             if not sentences or not facts:
                 continue
-            answers += 1
+            count["ragchecker"] += 1
+            alarms["ragchecker"] += _any_contradiction(facts, sentences, side.response)
             index = ResponseIndex.of(sentences)
             evs = [fact_evidence(f, index) for f in facts]
             p = calibration.probability(np.array([feature_vector(e, False) for e in evs]))
-            if any(e.sentence >= 0 and contradiction(f, sentences[e.sentence], side.response)
-                   for f, e in zip(facts, evs, strict=True)):
-                alarms += 1
             stated = [k for k, e in enumerate(evs)  # a present fact that is a statement
                       if p[k] >= 0.8 and e.sentence >= 0 and VERB_CUE.search(facts[k])]
-            if not stated:
-                continue
-            k = stated[int(rng.integers(len(stated)))]
-            s = sentences[evs[k].sentence]
-            for kind, changed in _changes(facts[k], s):
-                if changed == s:
-                    continue
-                response = side.response.replace(s, changed) if s in side.response else \
-                    " ".join(changed if x == s else x for x in sentences)
-                new_sentences = [changed if x == s else x for x in sentences]
-                ev = fact_evidence(facts[k], ResponseIndex.of(new_sentences))
-                hit = ev.sentence >= 0 and contradiction(
-                    facts[k], new_sentences[ev.sentence], response) is not None
-                detected.setdefault(kind, []).append(int(hit))
-    return {"answers": answers, "faithful_with_any_contradiction": alarms,
+            if stated:
+                k = stated[int(rng.integers(len(stated)))]
+                for kind, hit in _perturbation_trial(facts[k], sentences, side.response):
+                    detected["ragchecker"].setdefault(kind, []).append(hit)
+    for row in realsumm_rows(REALSUMM):
+        sentences = split_sentences(row["summary"], min_content_words=1)
+        if not sentences:
+            continue
+        count["realsumm"] += 1
+        present = [scu["text"] for scu in row["scus"] if scu["present"]]
+        alarms["realsumm"] += _any_contradiction(present, sentences, row["summary"])
+        if present:  # a fact people say the summary states
+            fact = present[int(rng.integers(len(present)))]
+            for kind, hit in _perturbation_trial(fact, sentences, row["summary"]):
+                detected["realsumm"].setdefault(kind, []).append(hit)
+    out: dict[str, Any] = {}
+    for name in ("ragchecker", "realsumm"):
+        out[name] = {
+            "originals": count[name], "originals_with_any_contradiction": alarms[name],
             "changed": {k: {"n": len(v), "detected": int(sum(v))}
-                        for k, v in sorted(detected.items())}}
+                        for k, v in sorted(detected[name].items())}}
+        hits = [h for v in detected[name].values() for h in v]
+        out[name]["changed_detected_share"] = float(np.mean(hits)) if hits else None
+    out["wikicontradict"] = wikicontradict_detection()
+    return out
+
+
+def wikicontradict_detection() -> dict[str, Any] | None:
+    """WikiContradict's conflicting passage pairs: the first passage's statements as facts,
+    the second passage as the response; how many pairs get any fact called contradicted (and,
+    as a control, the first passage against itself)."""
+    path = SHARED / "wikicontradict" / "wiki_contradict_refined.jsonl"
+    if not path.exists():
+        return None
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    hit = control = 0
+    for row in rows:
+        facts = reference_facts(row["context1"], UNIT) or [row["context1"]]
+        other = split_sentences(row["context2"], min_content_words=1) or [row["context2"]]
+        same = split_sentences(row["context1"], min_content_words=1) or [row["context1"]]
+        hit += _any_contradiction(facts, other, row["context2"])
+        control += _any_contradiction(facts, same, row["context1"])
+    return {"pairs": len(rows), "detected": hit, "control_self_flagged": control}
 
 
 def fit(d: dict[str, np.ndarray]) -> Calibration:

@@ -161,9 +161,9 @@ def test_auto_picks_the_default_judge_per_kind_and_keeps_given_options() -> None
                                                        Document(id="b", text="y")]})
     assert input_kind(two_texts, 80) == "short answer"
     opts, name = resolve_auto_judge(long, ComprehensivenessOptions(coverage_judge="auto",
-                                                                   words_cutoff=0.9))
-    assert name == DEFAULT_JUDGES["long-form"]
-    assert opts.coverage_judge == "sentences" and opts.words_cutoff == 0.9
+                                                                   coverage_cutoff=0.6))
+    assert name == DEFAULT_JUDGES["long-form"] == "e2e-evidence"
+    assert opts.coverage_judge == "evidence" and opts.coverage_cutoff == 0.6
     opts, name = resolve_auto_judge(short, ComprehensivenessOptions(coverage_judge="auto"))
     assert name == DEFAULT_JUDGES["short answer"] == "e2e-answers-several"
     assert opts.coverage_judge == "answers" and opts.coverage_cutoff == 0.7
@@ -174,8 +174,8 @@ def test_auto_on_a_long_answer_runs_the_long_form_judge_without_a_model() -> Non
     long_response = RESPONSE + " " + " ".join(["Details follow here."] * 30)
     ev = run_e2e(_input(long_response), session,
                  ComprehensivenessOptions(coverage_judge="auto"))
-    assert ev.parameters["judge"] == "e2e-sentences-model-free"
-    assert ev.parameters["coverage_judge"] == "sentences"
+    assert ev.parameters["judge"] == "e2e-evidence"
+    assert ev.parameters["coverage_judge"] == "evidence"
     assert ev.scores["comprehensiveness"] is not None
 
 

@@ -33,7 +33,7 @@ from factgraph.stages.context_facts import content_words
 from factgraph.stages.fact_evidence import names, numbers, stem, stems
 
 REST_SHARE = 0.75
-CLAUSE_SHARE = 0.8  # negation and antonyms: the clause must carry the fact
+CLAUSE_SHARE = 0.75  # negation and antonyms: the clause must carry the fact
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
                       "neither", "nor", "cannot", "nowhere"})
 _PAIRS = (
@@ -76,8 +76,12 @@ class Conflict:
         return f"{self.slot}: fact {self.fact_value!r}, response {self.response_value!r}"
 
 
+_PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
+
+
 def _tokens(text: str) -> list[str]:
-    return [t.lower() for t in _TOKEN.findall(text.replace("’", "'"))]
+    plain = _PERCENT.sub(" percent", text.replace("’", "'"))
+    return [t.lower() for t in _TOKEN.findall(plain)]
 
 
 def _negated(text: str) -> bool:
@@ -92,8 +96,17 @@ def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str])
     return sum(w in sentence_stems for w in rest) / len(rest), len(rest)
 
 
+_FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
+                             "per", "by", "from", "with", "than", "as", "is", "are", "was",
+                             "were", "be", "that", "which", "who", "it", "its", "their"})
+
+
 def _next_word(tokens: list[str], i: int) -> str | None:
+    """The word a number counts or measures: the next word that is not a function word
+    ("28 firefighters", "120,000 of them" -> None)."""
     for t in tokens[i + 1: i + 3]:
+        if t in _FUNCTION_WORDS:
+            return None
         if t.isalpha() and len(t) >= 2:
             return t
     return None
@@ -138,15 +151,16 @@ def _number_conflict(fact: str, sentence: str, response_words: set[str],
                      fact_stems: list[str], sentence_stems: set[str]) -> Conflict | None:
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
+    others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
     for n, unit in fact_slots:
         if n in response_words:
             continue
-        for m, unit_m in sent_slots:
-            if m == n or m in {x for x, _ in fact_slots}:
-                continue
+        for m, unit_m in others:
             same_kind = (unit is not None and unit_m is not None
                          and stem(unit) == stem(unit_m)) or \
-                (bool(_YEAR.match(n)) and bool(_YEAR.match(m)))
+                (bool(_YEAR.match(n)) and bool(_YEAR.match(m))) or \
+                (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
+                 and not _YEAR.match(n) and not _YEAR.match(m))  # "Smith is 25" / "Smith, 53,"
             if not same_kind:
                 if _same_quantity(n, unit, m, unit_m) is False:
                     same_kind = True
@@ -186,7 +200,7 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
               and not any(m in f or f in m for f in fact_names)]
     if not others:
         return None
-    drop = {stem(w) for n in fact_names for w in content_words(n)}
+    drop = {stem(w) for n in absent for w in content_words(n)}  # the slot, not every name
     share, size = _rest_share(fact_stems, drop, sentence_stems)
     if share < REST_SHARE or size < 2:
         return None
@@ -213,16 +227,33 @@ def _antonym_conflict(fact_tokens: list[str], sentence_tokens: set[str], fact_st
     return None
 
 
-_CLAUSE = re.compile(r"[;:]\s+|,\s+(?:and|but|while|whereas|although)\s+"
-                     r"|\s+(?:but|whereas|while|although)\s+")
+_CLAUSE = re.compile(r"\s*[;:()]\s*|,\s+|\s+(?:and|but|whereas|while|although|because|which|"
+                     r"since|that|so|or)\s+")
 
 
 def aligned_clause(fact_stems: list[str], sentence: str) -> str:
-    """The clause of ``sentence`` that holds most of the fact's words (a "not" elsewhere in
-    a long sentence says nothing about this fact)."""
-    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()] or [sentence]
+    """The stretch of ``sentence`` that states the fact: the clause piece (cut at punctuation
+    and at conjunctions and relative words) holding most of the fact's words, widened to a
+    neighbouring piece while that adds a word of the fact. A "not" outside it says nothing
+    about this fact ("… a warm winter, which was a setback since there was not much ice")."""
+    pieces = [c for c in _CLAUSE.split(sentence) if c and c.strip()] or [sentence]
     want = set(fact_stems)
-    return max(clauses, key=lambda c: len(want & set(stems(c))))
+    have = [want & set(stems(c)) for c in pieces]
+    best = max(range(len(pieces)), key=lambda k: len(have[k]))
+    lo = hi = best
+    got = set(have[best])
+    while True:
+        left = have[lo - 1] - got if lo > 0 else set()
+        right = have[hi + 1] - got if hi + 1 < len(pieces) else set()
+        if not left and not right:
+            break
+        if len(left) >= len(right):
+            lo -= 1
+            got |= left
+        else:
+            hi += 1
+            got |= right
+    return " ".join(pieces[lo: hi + 1])
 
 
 def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
@@ -231,7 +262,7 @@ def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
     a number or name the response states elsewhere is no conflict."""
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
-    response_words = set(content_words(response))
+    response_words = {w.replace(",", "") for w in content_words(response)}
     found = _number_conflict(fact, sentence, response_words, fact_stems, sentence_stems)
     if found is not None:
         return found

@@ -1,0 +1,134 @@
+"""The evidence judge (coverage_judge="evidence"): given facts and reference statements judged
+by calibrated evidence, contradicted facts shown with the sentence that states them otherwise,
+the model asked only about the undecided."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pytest
+
+import factgraph
+from factgraph.backends.base import ChatMessage, GenerationParams
+from factgraph.backends.scripted import ScriptedTextBackend, ScriptOutput
+from factgraph.graph import contradictions
+from factgraph.inputs import Document, EvaluationInput
+from factgraph.methods.comprehensiveness import ComprehensivenessOptions
+from factgraph.methods.e2e.evidence import reference_facts
+from factgraph.methods.e2e.method import run_e2e
+from factgraph.methods.judges import DEFAULT_JUDGES
+from factgraph.stages.session import ModelSession
+from tests.scripted_support import one_token_reply, prompt_field
+
+FACTS = [
+    "The Chernobyl accident occurred on 26 April 1986 in reactor No. 4.",
+    "The RBMK reactor had a positive void coefficient.",
+    "28 firefighters and staff died of acute radiation syndrome.",
+    "Radiation was first detected abroad at a nuclear plant in Sweden.",
+]
+ANSWER = ("The Chernobyl accident happened on 26 April 1986 in reactor No. 4. The RBMK reactor "
+          "had a negative void coefficient. Radiation was first detected abroad at a nuclear "
+          "plant in Finland.")
+
+
+def _by_fact(ev: factgraph.Evaluation) -> dict[str, str]:
+    """Given fact id -> covered / contradicted / missing, read off the graph."""
+    entailed = {r.dst for r in ev.graph.relations if r.label.value == "entails"}
+    wrong = {r.dst for r in ev.graph.relations if r.label.value == "contradicts"}
+    return {s.metadata["fact_id"]: "contradicted" if s.id in wrong else
+            "covered" if s.id in entailed else "missing"
+            for s in ev.graph.statements if s.metadata.get("given")}
+
+
+def test_given_facts_are_covered_missing_or_contradicted_with_their_sentence() -> None:
+    ev = factgraph.evaluate("What happened at Chernobyl?", ANSWER, facts=FACTS,
+                            judge="e2e-evidence")
+    assert _by_fact(ev) == {"f1": "covered", "f2": "contradicted", "f3": "missing",
+                            "f4": "contradicted"}
+    assert ev.scores["comprehensiveness"] == pytest.approx(1 / 4)
+    # the response is read sentence by sentence: "No. 4" does not end a sentence
+    said = [s.text for s in ev.graph.statements if s.origin.value == "response"]
+    assert len(said) == 3 and said[0].endswith("reactor No. 4.")
+    found = {c.statement_id: {f.text for f in c.contradicts} for c in contradictions(ev.graph)}
+    assert found == {"r2": {FACTS[1]}, "r3": {FACTS[3]}}
+    conflicts = {r.method: r.metadata["conflict"] for r in ev.graph.relations
+                 if r.label.value == "contradicts"}
+    assert conflicts["evidence:antonym"] == {"slot": "antonym", "fact": "positive",
+                                             "response": "negative"}
+    assert conflicts["evidence:name"]["response"] == "finland"
+    covered = next(r for r in ev.graph.relations if r.label.value == "entails")
+    assert covered.src == "r1" and covered.method == "evidence"
+    assert covered.metadata["evidence"]["p_stated"] == covered.probability >= 0.5
+    # a contradicted fact is never covered and counts 0 in the expected coverage
+    assert 0.0 < ev.scores["expected_coverage"] < 0.5
+    assert ev.parameters["calibration"]["name"] == "evidence-v1"
+
+
+def test_without_the_check_a_contradicted_fact_is_judged_by_its_words() -> None:
+    ev = factgraph.evaluate("q", ANSWER, facts=FACTS, method="e2e",
+                            coverage_judge="evidence", contradiction_check=False)
+    assert "contradicted" not in _by_fact(ev).values()
+
+
+def test_a_reference_is_cut_into_statements_that_read_as_facts() -> None:
+    text = ("The accident occurred in reactor No. 4 during a late-night safety test, and 28 "
+            "firefighters and staff died of acute radiation syndrome. Fallout spread over "
+            "Ukraine, Russia and much of Europe; radiation was first detected abroad at a "
+            "nuclear plant in Sweden.")
+    assert reference_facts(text) == [
+        "The accident occurred in reactor No. 4 during a late-night safety test.",
+        "28 firefighters and staff died of acute radiation syndrome.",
+        "Fallout spread over Ukraine, Russia and much of Europe.",
+        "Radiation was first detected abroad at a nuclear plant in Sweden.",
+    ]
+    ev = factgraph.evaluate("q", "Fallout spread over Ukraine, Russia and much of Europe.",
+                            [text], judge="e2e-evidence")
+    assert ev.scores["n_covered"] == 1 and ev.scores["n_uncovered"] == 3
+
+
+def test_an_empty_response_covers_nothing() -> None:
+    ev = factgraph.evaluate("q", "", facts=FACTS, judge="e2e-evidence")
+    assert ev.scores["comprehensiveness"] == 0.0
+    assert ev.scores["expected_coverage"] == 0.0
+
+
+def _nli_script(no_for: str) -> tuple[ScriptedTextBackend, list[str]]:
+    asked: list[str] = []
+
+    def script(messages: Sequence[ChatMessage], params: GenerationParams) -> ScriptOutput:
+        hypothesis = prompt_field(messages[-1].content, "HYPOTHESIS")
+        asked.append(hypothesis)
+        assert params.max_tokens == 1
+        bad = no_for in hypothesis
+        return one_token_reply({"yes": math.log(0.1 if bad else 0.8),
+                                "no": math.log(0.8 if bad else 0.1),
+                                "unknown": math.log(0.1)})
+    return ScriptedTextBackend(script), asked
+
+
+def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts() -> None:
+    text, asked = _nli_script(no_for="Storms")
+    facts = ["The dam was finished in 1936 after five years of work.",  # stated: no call
+             "Storms closed the visitor centre twice in winter.",  # partly there: asked
+             "Parliament passed a budget for schools in Peru."]  # absent: no call
+    answer = ("The dam was finished in 1936 after five years of work. The visitor centre "
+              "closed twice in winter.")
+    inp = EvaluationInput(id="x", query="q", response=answer,
+                          facts=facts)  # type: ignore[arg-type]
+    options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True)
+    ev = run_e2e(inp, ModelSession(text=text), options)
+    assert asked == [facts[1]]
+    assert ev.metadata["counts"]["evidence.model"] == 1
+    assert _by_fact(ev) == {"f1": "covered", "f2": "contradicted", "f3": "missing"}
+    wrong = next(r for r in ev.graph.relations if r.label.value == "contradicts")
+    assert wrong.method == "evidence:model" and wrong.src == "r2"
+
+
+def test_auto_routes_given_facts_and_long_answers_to_the_evidence_judge() -> None:
+    assert DEFAULT_JUDGES["long-form"] == "e2e-evidence"
+    inp = EvaluationInput(id="l", query="q", response=ANSWER,
+                          documents=[Document(id="ref", text=" ".join(FACTS))])
+    ev = run_e2e(inp, ModelSession(), ComprehensivenessOptions(coverage_judge="auto"))
+    assert ev.parameters["judge"] == "e2e-evidence"
+    assert ev.scores["n_covered"] == 1
