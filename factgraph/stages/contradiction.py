@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from factgraph.stages.context_facts import content_words
+from factgraph.stages.context_facts import NUMBER_WORDS, content_words
 from factgraph.stages.fact_evidence import names, numbers, stem, stems
 
 REST_SHARE = 0.75
@@ -79,9 +79,12 @@ class Conflict:
 _PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
 
 
+_NOT = re.compile(r"n\s*'\s*t\b|\bcannot\b", re.I)  # "didn't", "didn ' t", "cannot"
+
+
 def _tokens(text: str) -> list[str]:
-    plain = _PERCENT.sub(" percent", text.replace("’", "'"))
-    return [t.lower() for t in _TOKEN.findall(plain)]
+    plain = _NOT.sub(" not", _PERCENT.sub(" percent", text.replace("’", "'")))
+    return [NUMBER_WORDS.get(t, t) for t in (t.lower() for t in _TOKEN.findall(plain))]
 
 
 def _negated(text: str) -> bool:
@@ -190,9 +193,14 @@ def _neighbours(tokens: list[str], word: str) -> set[tuple[int, str]]:
 def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
                    sentence_stems: set[str]) -> Conflict | None:
     fact_names = names(fact)
-    # a name the aligned sentence lacks (the neighbour test below keeps this specific)
-    absent = [n for n in fact_names
-              if not re.search(rf"\b{re.escape(n)}\b", sentence.lower())]
+    # "Baron/Pup": alternatives; one of them stated is enough
+    alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
+
+    def stated(n: str) -> bool:  # anywhere in the response: a name said elsewhere is no swap
+        return any(re.search(rf"\b{re.escape(a)}\b", response_lower)
+                   for a in next((g for g in alternatives if n in g), {n}))
+
+    absent = [n for n in fact_names if not stated(n)]
     if not absent:
         return None
     short = _initials(fact)
@@ -262,7 +270,9 @@ def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
     a number or name the response states elsewhere is no conflict."""
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
-    response_words = {w.replace(",", "") for w in content_words(response)}
+    # numbers the response states anywhere, spelled ("seven-year") or not
+    response_words = {w.replace(",", "") for w in content_words(response)} | {
+        t.replace(",", "") for t in _tokens(response) if t[:1].isdigit()}
     found = _number_conflict(fact, sentence, response_words, fact_stems, sentence_stems)
     if found is not None:
         return found
