@@ -87,19 +87,27 @@ def realsumm_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def realsumm_features(rows: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """Per SCU: features, label, article, summary index, the first two votes, word share."""
-    x, y, doc, summary, votes = [], [], [], [], []
+    """Per SCU: features, label, article, summary index, the first two votes, and whether the
+    judge's contradiction check fires on its aligned sentence (as the judge runs it)."""
+    from factgraph.evaluation.pairwise import content_word_recall  # meta-eval facts' baseline
+
+    x, y, doc, summary, votes, conflict, word = [], [], [], [], [], [], []
     for k, row in enumerate(rows):
-        index = ResponseIndex.of(split_sentences(row["summary"], min_content_words=1)
-                                 or [row["summary"]])
+        sentences = split_sentences(row["summary"], min_content_words=1) or [row["summary"]]
+        index = ResponseIndex.of(sentences)
         for scu in row["scus"]:
-            x.append(feature_vector(fact_evidence(scu["text"], index), False))
+            ev = fact_evidence(scu["text"], index)
+            x.append(feature_vector(ev, False))
+            conflict.append(ev.sentence >= 0 and contradiction(
+                scu["text"], sentences[ev.sentence], row["summary"]) is not None)
             y.append(int(scu["present"]))
             doc.append(row["doc"])
             summary.append(k)
             votes.append(scu["votes"][:2])
+            word.append(content_word_recall(scu["text"], row["summary"]) or 0.0)
     return {"x": np.array(x), "y": np.array(y), "doc": np.array(doc),
-            "summary": np.array(summary), "votes": np.array(votes)}
+            "summary": np.array(summary), "votes": np.array(votes), "word": np.array(word),
+            "conflict": np.array(conflict, dtype=bool)}
 
 
 def left_out_probabilities(d: dict[str, np.ndarray]) -> np.ndarray:
@@ -116,12 +124,13 @@ def left_out_probabilities(d: dict[str, np.ndarray]) -> np.ndarray:
 
 def fact_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> list[dict[str, Any]]:
     y = d["y"]
-    word = d["x"][:, FEATURES.index("word_share")]
-    best = max((c for c in np.arange(0.05, 1.0, 0.05)),
+    word = d["word"]
+    best = max((c for c in np.round(np.arange(0.1, 0.91, 0.1), 1)),
                key=lambda c: kappa((word >= c).astype(int), y))
     rows = []
-    for name, covered in ((f"evidence judge (P ≥ {cutoff:g}, left out)", p >= cutoff),
-                          ("word share ≥ 0.3", word >= 0.3),
+    judged = (p >= cutoff) & ~d["conflict"]  # as the judge decides: a contradicted fact is not
+    for name, covered in ((f"evidence judge (P ≥ {cutoff:g}, left out)", judged),
+                          ("word share ≥ 0.3 (as in meta-eval facts)", word >= 0.3),
                           (f"word share ≥ {best:.2f} (best on these rows: optimistic)",
                            word >= best)):
         c = covered.astype(int)
@@ -142,10 +151,11 @@ def summary_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float
     summaries = np.unique(d["summary"])
     doc_of = {s: d["doc"][d["summary"] == s][0] for s in summaries}
     human = {s: float(d["y"][d["summary"] == s].mean()) for s in summaries}
-    word = d["x"][:, FEATURES.index("word_share")]
+    word = d["word"]
     out = []
-    for name, v in (("evidence judge: S (share covered)", (p >= cutoff).astype(float)),
-                    ("evidence judge: expected coverage (mean P)", p),
+    judged = ((p >= cutoff) & ~d["conflict"]).astype(float)
+    for name, v in (("evidence judge: S (share covered)", judged),
+                    ("evidence judge: expected coverage (mean P)", np.where(d["conflict"], 0, p)),
                     ("word share of the facts (mean)", word)):
         share = {s: float(v[d["summary"] == s].mean()) for s in summaries}
         taus = []
@@ -171,22 +181,21 @@ def pairwise_table(calibration: Calibration) -> list[dict[str, Any]]:
     instances = load_pairwise(RAGCHECKER)
     labels = [[h.completeness_label for h in i.human] for i in instances]
 
-    def probs(reference: str, response: str) -> np.ndarray:
-        index = ResponseIndex.of(split_sentences(response, min_content_words=1) or [response])
-        x = np.array([feature_vector(fact_evidence(f, index), False)
-                      for f in reference_facts(reference, UNIT)])
-        return calibration.probability(x)
+    def scores(reference: str, response: str) -> dict[str, float | None]:
+        import factgraph  # the judge as users run it (calibration, contradictions, statements)
+
+        return factgraph.evaluate("", response, [reference], judge="e2e-evidence").scores
 
     def recorded(i: Any) -> tuple[float | None, float | None]:
         key = "completeness_label"
         return (i.model1.ragchecker or {}).get(key), (i.model2.ragchecker or {}).get(key)
 
-    pairs = [(probs(i.gt_answer or "", i.model1.response),
-              probs(i.gt_answer or "", i.model2.response)) for i in instances]
+    pairs = [(scores(i.gt_answer or "", i.model1.response),
+              scores(i.gt_answer or "", i.model2.response)) for i in instances]
     rows = []
-    for name, score in (("evidence judge: expected coverage (mean P)", np.mean),
-                        ("evidence judge: S", lambda v: float(np.mean(v >= calibration.cutoff)))):
-        a = preference_agreement(name, [(score(a), score(b)) for a, b in pairs], labels,
+    for name, key in (("evidence judge: expected coverage", "expected_coverage"),
+                      ("evidence judge: S", "comprehensiveness")):
+        a = preference_agreement(name, [(x[key], y[key]) for x, y in pairs], labels,
                                  n_resamples=0)
         rows.append({"judge": name, "pearson": a.pearson, "spearman": a.spearman})
     for name, s in (("content-word recall", [(content_word_recall(i.gt_answer or "",

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from factgraph.stages.context_facts import NUMBER_WORDS, content_words
+from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words
 from factgraph.stages.fact_evidence import names, numbers, stem, stems
 
 REST_SHARE = 0.75
@@ -80,6 +80,7 @@ _PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
 
 
 _NOT = re.compile(r"n\s*'\s*t\b|\bcannot\b", re.I)  # "didn't", "didn ' t", "cannot"
+_NO_NUMBER = re.compile(r"\bno\.?\s+(?=\d)", re.I)  # "World No 3", "reactor No. 4": a number
 
 
 def _tokens(text: str) -> list[str]:
@@ -88,7 +89,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _negated(text: str) -> bool:
-    return any(t in NEGATORS for t in _tokens(text))
+    return any(t in NEGATORS for t in _tokens(_NO_NUMBER.sub("number ", text)))
 
 
 def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
@@ -102,6 +103,11 @@ def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str])
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
                              "per", "by", "from", "with", "than", "as", "is", "are", "was",
                              "were", "be", "that", "which", "who", "it", "its", "their"})
+
+
+_MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
+                       "months", "years", "miles", "km", "kilometres", "kilometers", "metres",
+                       "meters", "feet", "pounds", "dollars", "euros", "per"})
 
 
 def _next_word(tokens: list[str], i: int) -> str | None:
@@ -163,6 +169,7 @@ def _number_conflict(fact: str, sentence: str, response_words: set[str],
                          and stem(unit) == stem(unit_m)) or \
                 (bool(_YEAR.match(n)) and bool(_YEAR.match(m))) or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
+                 and not {unit, unit_m} & _MEASURES
                  and not _YEAR.match(n) and not _YEAR.match(m))  # "Smith is 25" / "Smith, 53,"
             if not same_kind:
                 if _same_quantity(n, unit, m, unit_m) is False:
@@ -190,6 +197,14 @@ def _neighbours(tokens: list[str], word: str) -> set[tuple[int, str]]:
             for d in (-1, 1) if 0 <= i + d < len(tokens)}
 
 
+def _spelling_variant(a: str, b: str) -> bool:
+    """Two spellings of one name (a typo, a transliteration): the same first three letters,
+    or a close match."""
+    from difflib import SequenceMatcher
+
+    return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
+
+
 def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
                    sentence_stems: set[str]) -> Conflict | None:
     fact_names = names(fact)
@@ -205,7 +220,7 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
         return None
     short = _initials(fact)
     others = [m for m in names(sentence) if m not in fact_names and m not in short
-              and not any(m in f or f in m for f in fact_names)]
+              and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)]
     if not others:
         return None
     drop = {stem(w) for n in absent for w in content_words(n)}  # the slot, not every name
@@ -214,8 +229,10 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
         return None
     fact_tokens, sentence_tokens = _tokens(fact), _tokens(sentence)
     for n in absent:  # the other name stands where the fact's name stands
-        around = _neighbours(fact_tokens, n)
+        around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
         for m in others:
+            if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
+                continue
             if around & _neighbours(sentence_tokens, m):
                 return Conflict("name", n, m)
     return None
