@@ -75,20 +75,26 @@ def cards_table(paths: list[Path]) -> str:
         return f"{100 * v:.2f}" + (f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else "")
 
     cards = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+    def own(rep: dict, row: dict) -> bool:  # the judge's rows: S, and its graded companion
+        return row["scorer"] == rep["judge"] or row["scorer"].startswith(f"{rep['judge']} (")
+
     for card in cards:
         rep = card["report"]
-        row = next(r for r in rep["rows"] if r["scorer"] == rep["judge"])
         cost = rep.get("cost") or {}
-        lines.append(
-            f"| {card['judge']} | {card.get('model') or 'none (MiniLM only)'} | "
-            f"{card['split']} | {rep['instances']} | {fmt(row['pearson'], row['pearson_ci'])} | "
-            f"{fmt(row['spearman'], row['spearman_ci'])} | {fmt(row['kendall_tau_b'])} | "
-            f"{row['pairwise_accuracy']:.3f} | {row['undefined']} | "
-            f"{cost.get('calls', 0):.1f}, {cost.get('model_seconds', 0):.1f} |")
+        model = card.get("model") or ("none (MiniLM only)" if card.get("embeddings")
+                                      else "none")
+        for row in (r for r in rep["rows"] if own(rep, r)):
+            lines.append(
+                f"| {row['scorer']} | {model} | "
+                f"{card['split']} | {rep['instances']} | "
+                f"{fmt(row['pearson'], row['pearson_ci'])} | "
+                f"{fmt(row['spearman'], row['spearman_ci'])} | {fmt(row['kendall_tau_b'])} | "
+                f"{row['pairwise_accuracy']:.3f} | {row['undefined']} | "
+                f"{cost.get('calls', 0):.1f}, {cost.get('model_seconds', 0):.1f} |")
     if cards:
         rep = cards[0]["report"]
         for row in rep["rows"]:
-            if row["scorer"] == rep["judge"]:
+            if own(rep, row):
                 continue
             lines.append(
                 f"| {row['scorer']} | - | {cards[0]['split']} | {row['instances']} | "
