@@ -137,3 +137,23 @@ def test_fit_logistic_matches_scikit_learn() -> None:
     ref = sklearn.LogisticRegression(C=1.0, tol=1e-10, max_iter=10_000).fit(x, y)
     assert np.allclose(w, ref.coef_[0], atol=1e-3)
     assert abs(b - ref.intercept_[0]) < 1e-3
+
+
+def test_the_shipped_calibration_is_what_the_fit_gives() -> None:
+    """`python -m benchmarks.fact_judge --fit` on REALSumm dev reproduces the shipped weights,
+    cut-off and left-out tables (so the shipped file is not hand-edited)."""
+    from benchmarks import fact_judge
+
+    if not fact_judge.REALSUMM.exists():
+        pytest.skip(f"no REALSumm data at {fact_judge.REALSUMM}")
+    d = fact_judge.realsumm_features(fact_judge.realsumm_rows(fact_judge.REALSUMM))
+    fresh = fact_judge.fit(d)
+    shipped = load_calibration()
+    assert fresh.features == shipped.features
+    assert np.allclose(fresh.weights, shipped.weights, atol=1e-5)
+    assert fresh.intercept == pytest.approx(shipped.intercept, abs=1e-5)
+    assert fresh.cutoff == shipped.cutoff
+    facts = {r["judge"]: r for r in shipped.card["left_out"]["facts"]}
+    assert facts["people: first vote vs second"]["kappa"] == pytest.approx(0.747, abs=5e-4)
+    judged = next(r for name, r in facts.items() if name.startswith("evidence judge"))
+    assert judged["kappa"] > facts["word share ≥ 0.3 (as in meta-eval facts)"]["kappa"]
