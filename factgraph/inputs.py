@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Document(BaseModel):
@@ -34,3 +34,14 @@ class EvaluationInput(BaseModel):
     model: str | None = Field(default=None, description="The model that wrote the response.")
     response_id: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("documents", mode="before",
+                     json_schema_input_type=list[Document | str])
+    @classmethod
+    def _plain_string_documents(cls, value: Any) -> Any:
+        """A document may be a plain string (as RAGAS users pass them): its id is ``d1``,
+        ``d2``… by its position in the list."""
+        if not isinstance(value, list):
+            return value
+        return [{"id": f"d{n}", "text": d} if isinstance(d, str) else d
+                for n, d in enumerate(value, 1)]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from factgraph.cli.judge_choice import check_card, run_judges
 from factgraph.cli.main import UserError
 from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
@@ -301,7 +302,10 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
         inp = EvaluationInput(id=input_id, query=query or "",
                               response=_read_text(response_file) if response_file else "",
                               documents=_documents(context_files))
-    evaluator = build_evaluator(kw)
+    config = build_config(kw)
+    if card is not None and judge_card:
+        check_card(card, judge_card, config, run_judges(config, kw.get("judge"), [inp]))
+    evaluator = evaluator_of(config)
     ev = evaluator(inp)
     if card is not None:
         ev.metadata["judge_card"] = card.model_dump(mode="json")
@@ -391,6 +395,10 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
         raise UserError("--model names several endpoints: that needs --executor ray "
                         "(one endpoint per actor)")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
+    if card is not None and judge_card:
+        config = build_config(kw)
+        check_card(card, judge_card, config,
+                   run_judges(config, kw.get("judge"), (inp for _, inp in items)))
     show = sys.stderr.isatty() if progress is None else progress
     expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
     try:
