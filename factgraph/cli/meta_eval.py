@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
+from factgraph.cli.progress import show_progress, step
 from factgraph.config import DEFAULT_METHOD
 from factgraph.evaluation.meta_eval import summarize_judgements
 
@@ -70,7 +70,7 @@ def run_missing(make_evaluator: Callable[[], Any], results: Path,
     if not todo:
         return
     evaluator = make_evaluator()
-    show = sys.stderr.isatty() if progress is None else progress
+    show = show_progress(progress)
     try:
         summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
     except (FileExistsError, ValueError) as e:
@@ -134,9 +134,11 @@ def judgements_cmd(file: str, outputs: tuple[str, ...], fmt: str | None, resampl
     if split != "all":
         keep = set(getattr(load_split(), f"{split}_rows"))
         rows = [r for r in rows if r.row in keep]
-    summaries = summarize_judgements(
-        rows, empty_score=0.0 if empty_score == "zero" else None, n_resamples=resamples, seed=seed
-    )
+    with step(f"bootstrapping {resamples:,} resamples over {len(rows):,} judgements",
+              show_progress(None)):
+        summaries = summarize_judgements(
+            rows, empty_score=0.0 if empty_score == "zero" else None, n_resamples=resamples,
+            seed=seed)
     if cards_dir:
         Path(cards_dir).mkdir(parents=True, exist_ok=True)
         for s in summaries:
@@ -247,7 +249,9 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     evaluations = [ev.model_copy(update={"traces": []})
                    for ev in iter_evaluations(results) if ev.id in wanted]
     try:
-        result = score_results(method, items, evaluations, n_resamples=resamples)
+        with step(f"bootstrapping {resamples:,} resamples over {len(evaluations):,} items",
+                  show_progress(progress)):
+            result = score_results(method, items, evaluations, n_resamples=resamples)
     except ValueError as e:
         raise UserError(str(e)) from None
     if card_file and result.agreement is not None:
@@ -386,9 +390,11 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
         if judge_name is None and evaluations:
             judge_name = str(evaluations[0].parameters.get("judge")
                              or evaluations[0].method)
-    report = pairwise_report(instances, label, evaluations,  # type: ignore[arg-type]
-                             judge=judge_name or ("judge" if judged else None),
-                             n_resamples=resamples)
+    with step(f"bootstrapping {resamples:,} resamples over {len(instances):,} instances",
+              show_progress(progress)):
+        report = pairwise_report(instances, label, evaluations,  # type: ignore[arg-type]
+                                 judge=judge_name or ("judge" if judged else None),
+                                 n_resamples=resamples)
     if card_file and evaluations:
         first = evaluations[0].parameters
         card = PairwiseCard(
