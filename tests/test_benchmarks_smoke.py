@@ -107,8 +107,10 @@ def test_benchmark_runs_tiny_and_cleans_up(name: str, tmp_path: Path) -> None:
             pytest.skip(f"benchmarks.{name} needs {needed}, which is absent")
     temp = tmp_path / "system-temp"  # the children's system temp folder
     temp.mkdir()
-    ray_temp = tmp_path / "ray"  # Ray's own session folders (it keeps them by design)
-    env = {**os.environ, "TMPDIR": str(temp), "RAY_TMPDIR": str(ray_temp),
+    # the libraries' own caches and session folders, kept by design, go elsewhere
+    libraries = {"RAY_TMPDIR": str(tmp_path / "ray"),
+                 "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "torchinductor")}
+    env = {**os.environ, "TMPDIR": str(temp), **libraries,
            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
            **tiny.env}
     out = subprocess.run([sys.executable, "-m", f"benchmarks.{name}", *tiny.args], cwd=REPO,
