@@ -130,7 +130,8 @@ def _batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: set[str],
 
     monkeypatch.setattr(evaluate, "build_evaluator", lambda kw: _Evaluator(failing))
     inputs = tmp_path / "in.jsonl"
-    inputs.write_text("".join(json.dumps({"id": i, "query": "q", "response": "r"}) + "\n"
+    inputs.write_text("".join(json.dumps({"id": i, "query": "q", "response": "r",
+                                          "documents": ["a reference"]}) + "\n"
                               for i in ("a", "b")), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     return run("batch", inputs, "-o", out, *flags), out

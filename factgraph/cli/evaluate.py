@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from factgraph.cli.judge_choice import check_card, run_judges
+from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
 from factgraph.cli.main import UserError
 from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
@@ -326,6 +326,7 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     config = build_config(kw)
     if card is not None and judge_card:
         check_card(card, judge_card, config, run_judges(config, kw.get("judge"), [inp]))
+    announce_auto(config, [inp])
     evaluator = evaluator_of(config)
     ev = evaluator(inp)
     if card is not None:
@@ -416,10 +417,11 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
         raise UserError("--model names several endpoints: that needs --executor ray "
                         "(one endpoint per actor)")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
+    config = build_config(kw)
     if card is not None and judge_card:
-        config = build_config(kw)
         check_card(card, judge_card, config,
                    run_judges(config, kw.get("judge"), (inp for _, inp in items)))
+    announce_auto(config, [inp for _, inp in items])
     show = show_progress(progress)
     expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
     try:

@@ -1,14 +1,19 @@
 """Which judge a run of ``evaluate`` / ``batch`` uses, known before any model is loaded: the
-named judge (``--judge``), or the ones ``coverage_judge="auto"`` will pick for the inputs;
-and the check that a judge card given beside the run (``--judge-card``) is that judge's."""
+named judge (``--judge``), or the ones ``coverage_judge="auto"`` will pick for the inputs
+(said in one line per run, with whether the text model is used; a judge that needs a model
+missing one stops the run at once); and the check that a judge card given beside the run
+(``--judge-card``) is that judge's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from factgraph.cli.main import UserError
 from factgraph.inputs import EvaluationInput
+
+log = logging.getLogger(__name__)  # INFO shown without -v (factgraph.cli.quiet sets its level)
 
 if TYPE_CHECKING:
     from factgraph.config import EvaluationConfig
@@ -72,3 +77,82 @@ def check_card(card: JudgeCard | PairwiseCard, path: str, config: EvaluationConf
     if card_method != config.method:
         raise UserError(f"--judge-card {path} is the card of judge {name} (method "
                         f"{card_method}), not of this run's method {config.method}")
+
+
+# --- what auto picked, said once per run -----------------------------------------------------
+
+
+def announce_auto(config: EvaluationConfig, inputs: Sequence[EvaluationInput]) -> None:
+    """One line (stderr, through ``log``) naming the judges ``auto`` picks for these inputs and
+    why, and whether the text model is used; a UserError, before anything runs, when a picked
+    judge needs a text model and none is given (naming the model-free judge to name instead).
+    Nothing when the run's judge is not ``auto``."""
+    from factgraph.methods.judges import JUDGES
+
+    choices = auto_choices(config, inputs)
+    if not choices:
+        return
+    model = config.text_model_spec()
+    min_words = _min_words(config)
+    if model is None:
+        for name, picked in choices.items():
+            if JUDGES[name].needs_model:
+                raise UserError(_needs_model_line(name, picked, min_words))
+    parts = [f"{name} for {_why(name, picked, min_words)}" for name, picked in choices.items()]
+    line = "auto judge: " + "; ".join(parts)
+    unused = [name for name in choices if not JUDGES[name].needs_model]
+    if model is not None and unused and all(name in unused for name in choices):
+        line += f". --model {model} is not used: {_model_not_needed(unused[0])}"
+    log.info("%s", line)
+
+
+def _min_words(config: EvaluationConfig) -> int:
+    from factgraph.methods.comprehensiveness import E2EOptions
+
+    return int(E2EOptions.model_validate(config.options).long_form_min_words)
+
+
+def _why(name: str, picked: Sequence[EvaluationInput], min_words: int) -> str:
+    """``1 long-form answer (judged against one text)`` / ``2 short answers (under 80 words,
+    over several texts)``."""
+    from factgraph.methods.judges import JUDGES
+
+    n = len(picked)
+    if JUDGES[name].inputs == "short answer":
+        return (f"{n} short answer{'s' if n != 1 else ''} (under {min_words} words, over "
+                "several texts)")
+    what = f"{n} long-form answer{'s' if n != 1 else ''}"
+    one_text = sum(1 for inp in picked if len(inp.documents) == 1)
+    reasons = []
+    if one_text:
+        reasons.append("judged against one text" if n == 1
+                       else f"{one_text} judged against one text")
+    if one_text < n:
+        reasons.append(f"{min_words} words or more" if n == 1
+                       else f"{n - one_text} of {min_words} words or more")
+    return f"{what} ({', '.join(reasons)})"
+
+
+def _model_free_judge() -> str:
+    from factgraph.methods.judges import JUDGES
+
+    return next(j.name for j in JUDGES.values() if not j.needs_model)
+
+
+def _model_not_needed(name: str) -> str:
+    """Why the model-free long-form judge leaves the text model unused."""
+    from factgraph.methods.judges import JUDGES
+
+    with_model = [j.name for j in JUDGES.values()
+                  if j.inputs == JUDGES[name].inputs and j.needs_model]
+    alternative = f"; --judge {with_model[0]} asks it" if with_model else ""
+    return (f"{name} judges long-form answers without a model and measured as well as the "
+            f"judge that asks one (docs/judges.md){alternative}")
+
+
+def _needs_model_line(name: str, picked: Sequence[EvaluationInput], min_words: int) -> str:
+    ids = ", ".join(inp.id for inp in picked[:3]) + (", …" if len(picked) > 3 else "")
+    why = _why(name, picked, min_words)[:-1]  # without its closing parenthesis
+    return (f"auto judge: {name} for {why}; id {ids}) needs a text model (--model): it asks "
+            f"the model which answers the texts give and whether the response gives each. "
+            f"Give --model SPEC, or --judge {_model_free_judge()} to judge without a model")

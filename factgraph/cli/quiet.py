@@ -18,6 +18,9 @@ THIRD_PARTY_LOGGERS = (
     "transformers", "sentence_transformers", "huggingface_hub", "torch", "accelerate",
     "onnxruntime", "tokenizers", "vllm", "ray", "httpx", "httpcore", "urllib3", "filelock",
     "neo4j", "falkordb", "redis", "numba", "py.warnings")
+# factgraph's own loggers whose INFO lines show without -v (what the run decided for the user:
+# the judge ``auto`` picked)
+OWN_NOTICE_LOGGERS = ("factgraph.cli.judge_choice",)
 # environment switches the libraries read when they load (a user's own setting wins)
 QUIET_ENVIRONMENT = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error",
                      "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
@@ -25,8 +28,11 @@ QUIET_ENVIRONMENT = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSIT
 
 def quiet_third_parties(verbose: int) -> None:
     """Without ``-v`` (``verbose == 0``): no library progress bars, log lines below ERROR or
-    Python warnings on stderr (factgraph reports through ``logging``, never ``warnings``).
-    With ``-v`` everything shows as the libraries print it."""
+    Python warnings on stderr (factgraph reports through ``logging``, never ``warnings``), and
+    factgraph's own notices (``OWN_NOTICE_LOGGERS``) at INFO. With ``-v`` everything shows as
+    the libraries print it."""
+    for name in OWN_NOTICE_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO if verbose < 2 else logging.NOTSET)
     if verbose > 0:
         for name in THIRD_PARTY_LOGGERS:
             logging.getLogger(name).setLevel(logging.NOTSET)
