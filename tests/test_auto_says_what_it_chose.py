@@ -133,3 +133,15 @@ def test_the_line_shows_on_stderr_without_verbose(tmp_path: Path) -> None:
         "answer (judged against one text)"]
     (ev,) = load_evaluations(str(tmp_path / "out.jsonl"))
     assert ev.parameters["judge"] == "e2e-sentences-model-free"  # recorded, as before
+
+
+def test_meta_eval_says_it_too(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from tests.test_cli_pipelines import wikicontradict_file
+
+    data = wikicontradict_file(tmp_path / "wc.jsonl")
+    res = CliRunner().invoke(cli, ["meta-eval", "wikicontradict", "--data", str(data),
+                                   "--results", str(tmp_path / "r.jsonl"), "--no-cache"])
+    assert res.exit_code == 2
+    assert "needs a text model (--model)" in res.output
+    assert "--judge e2e-sentences-model-free" in res.output
+    assert not (tmp_path / "r.jsonl").exists()

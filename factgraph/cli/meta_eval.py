@@ -12,6 +12,7 @@ import click
 from rich.table import Table
 
 from factgraph.cli.evaluate import common_options
+from factgraph.cli.judge_choice import announce_auto
 from factgraph.cli.main import UserError
 from factgraph.cli.output import (
     format_option,
@@ -240,6 +241,7 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     except ValueError as e:
         raise UserError(f"--split {split}: {e}") from None
     items = sample_items(pool, sample, sample_seed)
+    announce_auto(build_config(kw), [it.input for it in items])
     results = Path(results_file)
     run_missing(lambda: build_evaluator(kw), results,
                 [(it.input.id, it.input) for it in items], resume, progress, "items")
@@ -379,6 +381,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
             inputs = pairwise_inputs(instances, background)  # type: ignore[arg-type]
         except ValueError as e:
             raise UserError(str(e)) from None
+        announce_auto(config, [inp for _, inp in inputs])
         run_missing(lambda: evaluator_of(config), Path(results_file or ""), inputs, resume,
                     progress, "answers")
     evaluations = None
