@@ -120,3 +120,23 @@ def test_benchmark_runs_tiny_and_cleans_up(name: str, tmp_path: Path) -> None:
     assert "failed" not in out.stdout and "@@" not in out.stdout
     left = sorted(p.name for p in temp.iterdir())
     assert left == [], f"benchmarks.{name} left {left} in the system temp folder"
+
+
+def test_io_scale_names_a_failed_command_without_its_peak_marker() -> None:
+    from benchmarks.io_scale import HWM_PREFIX, PY, run_measured
+
+    with pytest.raises(RuntimeError) as e:
+        run_measured([PY, "-c", "import orjson_is_not_a_module"])
+    assert "No module named 'orjson_is_not_a_module'" in str(e.value)
+    assert HWM_PREFIX.strip() not in str(e.value)
+
+
+def test_io_scale_works_in_a_folder_it_removes(tmp_path: Path) -> None:
+    from benchmarks.io_scale import work_folder
+
+    with work_folder(None) as folder:
+        (folder / "graph.json").write_text("{}", encoding="utf-8")
+    assert not folder.exists()
+    with work_folder(tmp_path / "kept") as folder:  # --cache DIR: kept for the next run
+        (folder / "graph.json").write_text("{}", encoding="utf-8")
+    assert (tmp_path / "kept" / "graph.json").exists()
