@@ -7,7 +7,7 @@ import contextlib
 import json
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
@@ -29,6 +29,9 @@ from factgraph.store.registry import (
     find_store,
     store_names,
 )
+
+if TYPE_CHECKING:
+    from factgraph.store.writer import PushSummary
 
 
 class StoreChoice(click.Choice):
@@ -125,7 +128,7 @@ def _emit(rows: list[dict[str, Any]], outputs: tuple[str, ...], fmt: str | None,
         click.echo(f"{len(rows)} row(s)", file=stream)
 
 
-def push_line(summary: Any, results: str, backend: str) -> str:
+def push_line(summary: PushSummary, results: str, backend: str) -> str:
     """``db push``'s text summary: ``4 evaluation(s) of R written to falkordb (12 batches,
     3,210 rows; 410 unchanged rows skipped)``."""
     return (f"{summary.evaluations} evaluation(s) of {results} written to {backend} "

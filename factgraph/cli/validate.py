@@ -61,6 +61,10 @@ def check_object(model: type[BaseModel], obj: Any, file: str,
         return None, [str(InputError(file, m, line=line)) for m in validation_messages(e)]
 
 
+# keys that more than one format has: they tell nothing about which one a file is
+_SHARED_KEYS = frozenset({"id", "query", "metadata", "model", "response_id"})
+
+
 def guess_kind(obj: Any) -> str:
     """Which file format an object belongs to, from its keys: the format whose fields its keys
     name, a misspelt key counting for the field it most likely means (``respones`` is
@@ -90,9 +94,6 @@ def _key_score(obj: dict[str, Any], model: type[BaseModel]) -> float:
         elif difflib.get_close_matches(str(key), fields, n=1, cutoff=0.8):
             score += 0.5
     return score
-
-
-_SHARED_KEYS = frozenset({"id", "query", "metadata", "model", "response_id"})
 
 
 def _fast_graph_kind(file: str) -> str | None:
