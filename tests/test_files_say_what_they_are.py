@@ -127,3 +127,19 @@ def test_schema_inputs_is_the_inputs_row() -> None:
 
 def test_cli_docs_show_schema_inputs() -> None:
     assert "factgraph schema inputs" in (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def test_view_refuses_the_card_of_another_judge(tmp_path: Path) -> None:
+    from factgraph.io import load_evaluations, write_json
+
+    ev = load_evaluations(str(REPO / "examples" / "heber_results.jsonl"))[0]
+    ev.parameters["judge"] = "e2e-sentences-model-free"  # as auto records it
+    run_file = tmp_path / "ev.json"
+    write_json(str(run_file), ev)
+    res = run("view", run_file, "-o", tmp_path / "v.html", "--judge-card", CASCADE_CARD)
+    assert res.exit_code == 2
+    assert ("is the card of judge e2e-sentences-cascade, not of judge "
+            "e2e-sentences-model-free, which made this evaluation") in res.output
+    assert not (tmp_path / "v.html").exists()
+    res = run("view", run_file, "-o", tmp_path / "v.html", "--judge-card", FREE_CARD)
+    assert res.exit_code == 0, res.output

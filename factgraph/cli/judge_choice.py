@@ -79,6 +79,18 @@ def check_card(card: JudgeCard | PairwiseCard, path: str, config: EvaluationConf
                         f"{card_method}), not of this run's method {config.method}")
 
 
+def check_card_of_evaluation(card: JudgeCard | PairwiseCard, path: str, judge: str | None
+                             ) -> None:
+    """UserError, naming both, when an Evaluation recorded the judge that made it (``judge``:
+    its ``parameters["judge"]``) and the card is another named judge's."""
+    from factgraph.methods.judges import JUDGES
+
+    name = card_judge(card)
+    if judge in JUDGES and name in JUDGES and name != judge:
+        raise UserError(f"--judge-card {path} is the card of judge {name}, not of judge "
+                        f"{judge}, which made this evaluation")
+
+
 # --- what auto picked, said once per run -----------------------------------------------------
 
 
