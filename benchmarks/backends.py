@@ -97,6 +97,9 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
     with tempfile.TemporaryDirectory(prefix="fg-bench-backends-") as tmp:  # removed at the end
+        # vLLM's own scratch files (its sockets, its dist folders) go here too: this process's
+        # and its children's temp folder
+        os.environ["TMPDIR"] = tempfile.tempdir = tmp
         measure(args, Path(tmp))
 
 
