@@ -96,10 +96,18 @@ def main() -> None:
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    with tempfile.TemporaryDirectory(prefix="fg-bench-backends-") as tmp:  # removed at the end
+        # vLLM's own scratch files (its sockets, its dist folders) go here too: this process's
+        # and its children's temp folder
+        os.environ["TMPDIR"] = tempfile.tempdir = tmp
+        measure(args, Path(tmp))
+
+
+def measure(args: argparse.Namespace, work: Path) -> None:
+    """The runs and the table; the tiny model, the server log and the cache live in ``work``."""
     from factgraph.backends.cache import CachedTextBackend, CallCache
     from factgraph.backends.openai_compat import OpenAICompatibleBackend
 
-    work = Path(tempfile.mkdtemp(prefix="fg-bench-backends-"))
     model = args.model
     if model is None:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

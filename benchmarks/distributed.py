@@ -3,6 +3,7 @@
     python -m benchmarks.distributed                      # 80 inputs, 200 ms per request
     python -m benchmarks.distributed --inputs 40 --latency 0.1 --method nli
 
+e2e runs the one-call judge (``--judge e2e-list``), whatever judge ``auto`` picks.
 A local OpenAI-compatible fake endpoint (tests/ray_support.py, in its own process) answers
 every request after a fixed delay, any number at once, so the work is latency-bound as with a
 large judge behind a server. The same inputs run (one Ray instance started here, no
@@ -136,7 +137,10 @@ def main() -> None:
         inputs = Path(tmp) / "inputs.jsonl"
         write_inputs(inputs, args.inputs, args.per_query)
         items = [(x.id, x) for _, x in read_jsonl(inputs, EvaluationInput)]
+        # e2e names its judge (the one-call list the fake endpoint answers): the default
+        # judge may change, the work measured here must not
         base = {"method": args.method, "model": f"openai:m@{url}", "no_cache": True,
+                "judge": "e2e-list" if args.method == "e2e" else None,
                 "revise": False if args.method == "nli" else None}
         kw = {k: v for k, v in base.items() if v is not None}
         reference = None

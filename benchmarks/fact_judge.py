@@ -58,7 +58,8 @@ from factgraph.stages.sentence_coverage import VERB_CUE, split_sentences
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repo
 REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"
 RAGCHECKER = SHARED / "ragchecker" / "meta_eval_dev.jsonl.gz"
-OUT = Path(__file__).resolve().parents[1] / "factgraph" / "_data" / "judges" / f"{DEFAULT_CALIBRATION}.json"
+OUT = (Path(__file__).resolve().parents[1] / "factgraph" / "_data" / "judges"
+       / f"{DEFAULT_CALIBRATION}.json")
 FOLDS = 5
 SEED = 0
 L2 = 1.0

@@ -14,7 +14,8 @@ Evaluation held, without traces, then the frozen list-based report of
 ``tests/report_oracle``), and the two pages are compared byte for byte.
 
 Every command runs in its own process; peak RSS is that process's own ``VmHWM``.
-Generated files are cached under ``--cache`` (default: a folder in the system temp dir).
+Generated files go to a temporary folder removed at the end; ``--cache DIR`` keeps them in DIR
+instead, to be reused by the next run.
 
     python -m benchmarks.io_scale                  # the issue's sizes (several minutes)
     python -m benchmarks.io_scale --scale 0.05     # quick: 10k statements / 100k relations
@@ -30,7 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks.graph_ops import synthetic
@@ -125,9 +127,10 @@ def run_measured(cmd: Sequence[str], stdout_path: Path | None = None,
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         err.seek(0)
         text = err.read().decode(errors="replace")
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)[:200]} failed ({proc.returncode}): {text[-2000:]}")
     peaks = [line for line in text.splitlines() if line.startswith(HWM_PREFIX)]
+    if proc.returncode != 0:
+        said = "\n".join(line for line in text.splitlines() if not line.startswith(HWM_PREFIX))
+        raise RuntimeError(f"{' '.join(cmd)[:200]} failed ({proc.returncode}): {said[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, int(peaks[-1].removeprefix(HWM_PREFIX)) / 1024
 
@@ -230,7 +233,10 @@ def graph_part(cache: Path, scale: float, object_path: bool, decoders: bool) -> 
             try:
                 wall, cpu, rss = run_measured(python_snippet(code, big))
             except RuntimeError as e:
-                drows.append((name, "failed", "", "", "", str(e).splitlines()[-1][:60], ""))
+                reason = str(e).strip().splitlines()[-1][:80]
+                missing = "No module named" in reason
+                drows.append((name, "not installed" if missing else "failed", "", "", "",
+                              reason, ""))
                 continue
             drows.append((name, f"{wall:.1f}", f"{wall / base_wall:.2f}x", f"{cpu:.1f}",
                           f"{cpu / base_cpu:.2f}x", f"{rss:.0f}", f"{rss / size_mb:.2f}x"))
@@ -301,13 +307,24 @@ def results_part(cache: Path, sizes: Sequence[int], db: bool, before: bool) -> N
             server.stop(compact=False)
 
 
-def main() -> None:
+@contextmanager
+def work_folder(keep: Path | None) -> Iterator[Path]:
+    """``keep`` (created), or a temporary folder removed when the block ends."""
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep
+        return
+    with tempfile.TemporaryDirectory(prefix="factgraph-io-scale-") as tmp:
+        yield Path(tmp)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=float, default=1.0,
                     help="graph size relative to 200k statements / 2M relations")
-    ap.add_argument("--cache", type=Path,
-                    default=Path(tempfile.gettempdir()) / "factgraph-io-scale",
-                    help="where generated files are kept between runs")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep the generated files here, between runs (default: a temporary "
+                         "folder, removed at the end)")
     ap.add_argument("--results", default="1000,10000",
                     help="evaluations per results file (comma-separated; empty to skip)")
     ap.add_argument("--no-object-path", action="store_true",
@@ -317,13 +334,13 @@ def main() -> None:
     ap.add_argument("--no-graph", action="store_true", help="skip part 1")
     ap.add_argument("--no-before", action="store_true",
                     help="skip the list-based report (the report before it streamed)")
-    args = ap.parse_args()
-    args.cache.mkdir(parents=True, exist_ok=True)
-    if not args.no_graph:
-        graph_part(args.cache, args.scale, not args.no_object_path, not args.no_decoders)
-    sizes = [int(x) for x in args.results.split(",") if x.strip()]
-    if sizes:
-        results_part(args.cache, sizes, not args.no_db, not args.no_before)
+    args = ap.parse_args(argv)
+    with work_folder(args.cache) as cache:
+        if not args.no_graph:
+            graph_part(cache, args.scale, not args.no_object_path, not args.no_decoders)
+        sizes = [int(x) for x in args.results.split(",") if x.strip()]
+        if sizes:
+            results_part(cache, sizes, not args.no_db, not args.no_before)
     print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(),
                       "load_average": [round(x, 1) for x in os.getloadavg()]}))
 

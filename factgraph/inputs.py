@@ -74,3 +74,14 @@ class EvaluationInput(BaseModel):
     @classmethod
     def _facts_as_objects(cls, value: Any) -> Any:
         return given_facts_from(value)
+
+    @field_validator("documents", mode="before",
+                     json_schema_input_type=list[Document | str])
+    @classmethod
+    def _plain_string_documents(cls, value: Any) -> Any:
+        """A document may be a plain string (as RAGAS users pass them): its id is ``d1``,
+        ``d2``… by its position in the list."""
+        if not isinstance(value, list):
+            return value
+        return [{"id": f"d{n}", "text": d} if isinstance(d, str) else d
+                for n, d in enumerate(value, 1)]

@@ -132,7 +132,7 @@ def test_server_killed_mid_push_then_restart_and_repush_gives_the_clean_graph(
     restarted = FalkorDBServer(data_dir=data).start(timeout_s=60)
     try:
         assert count_evaluations(restarted.url) >= written
-        again = factgraph("db", "push", str(results), cwd=tmp_path,
+        again = factgraph("db", "push", str(results), "--format", "json", cwd=tmp_path,
                           env={"FALKORDB_URL": restarted.url})
         assert again.returncode == 0, again.stderr
         assert json.loads(again.stdout)["evaluations"] == n_evaluations

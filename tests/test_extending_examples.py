@@ -76,7 +76,7 @@ def test_the_store_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         help_text = CliRunner().invoke(cli, ["db", "push", "--help"]).output
         assert "dryrun" in help_text
         res = CliRunner().invoke(cli, ["db", "push", "examples/heber_results.jsonl",
-                                       "--store", "dryrun"])
+                                       "--store", "dryrun", "--format", "json"])
         assert res.exit_code == 0, res.output
         assert json.loads(res.stdout)["rows"] == summary.rows
     finally:

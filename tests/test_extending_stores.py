@@ -136,7 +136,7 @@ def test_the_default_store_comes_from_the_environment(memory_store: list[MemoryS
 
 def test_push_writes_the_stores_own_schema_and_rows(memory_store: list[MemoryStore]) -> None:
     res = CliRunner().invoke(cli, ["db", "push", str(REPO / "examples" / "heber_results.jsonl"),
-                                   "--store", "memory"])
+                                   "--store", "memory", "--format", "json"])
     assert res.exit_code == 0, res.output
     summary = json.loads(res.stdout)
     writes = memory_store[-1].writes
@@ -200,3 +200,12 @@ def test_a_store_from_an_entry_point_is_loaded_on_first_read(
         assert "plugged" in store_names() and calls == ["factgraph.stores"]
     finally:
         unregister_store("plugged")
+
+
+def test_push_prints_one_line_of_text_by_default(memory_store: list[MemoryStore]) -> None:
+    results = REPO / "examples" / "heber_results.jsonl"
+    res = CliRunner().invoke(cli, ["db", "push", str(results), "--store", "memory"])
+    assert res.exit_code == 0, res.output
+    n = len(results.read_text(encoding="utf-8").splitlines())
+    assert res.stdout.startswith(f"{n} evaluation(s) of {results} written to memory (")
+    assert len(res.stdout.splitlines()) == 1 and "{" not in res.stdout

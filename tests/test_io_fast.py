@@ -295,7 +295,8 @@ def test_db_push_checks_the_whole_file_first_then_streams(tmp_path: Path,
         assert res.exit_code == 2 and "bad.jsonl:3" in res.stderr
         res = runner.invoke(cli, count)
         assert res.exit_code == 2 and "does not exist yet" in res.stderr  # nothing was written
-        res = runner.invoke(cli, ["db", "push", str(good), "--graph", "io_fast"])
+        res = runner.invoke(cli, ["db", "push", str(good), "--graph", "io_fast", "--format",
+                                   "json"])
         assert res.exit_code == 0, res.output
         assert json.loads(res.stdout)["evaluations"] == len(lines)
         assert json.loads(runner.invoke(cli, count).stdout) == [{"n": len(lines)}]

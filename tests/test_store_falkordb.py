@@ -276,12 +276,14 @@ def test_cli_push_query_cypher(server: FalkorDBServer, tmp_path: Path,
     monkeypatch.setenv("FALKORDB_URL", server.url)
     graph = ["--graph", "cli_test"]
     runner = CliRunner()
-    res = runner.invoke(cli, ["db", "push", str(results), "--store", "falkordb", *graph])
+    res = runner.invoke(cli, ["db", "push", str(results), "--store", "falkordb", "--format", "json",
+                               *graph])
     assert res.exit_code == 0, res.output
     first = json.loads(res.stdout)
     assert first["evaluations"] == 4 and first["repeats_skipped"] > 0
     assert server.password not in res.output  # credentials are never printed
-    res = runner.invoke(cli, ["db", "push", str(results), "--every-row", *graph])
+    res = runner.invoke(cli, ["db", "push", str(results), "--every-row", "--format", "json",
+                               *graph])
     assert res.exit_code == 0, res.output
     every = json.loads(res.stdout)
     assert every["repeats_skipped"] == 0 and every["rows"] == first["rows"] + first[

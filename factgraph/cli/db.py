@@ -7,7 +7,7 @@ import contextlib
 import json
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
@@ -29,6 +29,9 @@ from factgraph.store.registry import (
     find_store,
     store_names,
 )
+
+if TYPE_CHECKING:
+    from factgraph.store.writer import PushSummary
 
 
 class StoreChoice(click.Choice):
@@ -60,6 +63,7 @@ GRAPH = click.option("--graph", default="factgraph", show_default=True,
                      help="FalkorDB graph name.")
 DATABASE = click.option("--database", default=None, help="Neo4j database name.")
 FORMATS = ("table", "json")
+PUSH_FORMATS = ("text", "json")
 
 
 def OUTPUT(f: Any) -> Any:  # a decorator, named like the options above
@@ -124,6 +128,14 @@ def _emit(rows: list[dict[str, Any]], outputs: tuple[str, ...], fmt: str | None,
         click.echo(f"{len(rows)} row(s)", file=stream)
 
 
+def push_line(summary: PushSummary, results: str, backend: str) -> str:
+    """``db push``'s text summary: ``4 evaluation(s) of R written to falkordb (12 batches,
+    3,210 rows; 410 unchanged rows skipped)``."""
+    return (f"{summary.evaluations} evaluation(s) of {results} written to {backend} "
+            f"({summary.batches} batches, {summary.rows:,} rows; {summary.repeats_skipped:,} "
+            "unchanged rows skipped)")
+
+
 def _server_error(backend: str, address: str, exc: BaseException,
                   after: str = "") -> click.ClickException | None:
     """One line for a server that cannot be reached, went away or refused the credentials
@@ -172,8 +184,9 @@ def db_group() -> None:
 @click.option("--every-row", is_flag=True,
               help="Send rows again even when this push already wrote them unchanged (only "
                    "useful while another writer changes the same nodes).")
+@format_option(PUSH_FORMATS, "text", "text: one summary line; json: the summary object.")
 def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: str | None,
-             batch_rows: int, batch_bytes: int, every_row: bool) -> None:
+             batch_rows: int, batch_bytes: int, every_row: bool, fmt: str | None) -> None:
     """Write RESULTS (an Evaluation JSONL or JSON) idempotently into the database."""
     from factgraph.store.writer import PushSummary, ensure_schema, push_evaluations
 
@@ -196,7 +209,10 @@ def push_cmd(results: str, backend: str, uri: str | None, graph: str, database: 
         raise lost from None
     finally:
         _close_quietly(store)
-    click.echo(json.dumps(summary.model_dump()))
+    if fmt == "json":
+        click.echo(json.dumps(summary.model_dump()))
+    else:
+        click.echo(push_line(summary, results, store.backend))
 
 
 @db_group.command("queries")

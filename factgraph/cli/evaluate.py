@@ -7,6 +7,7 @@ A ``--config`` TOML/JSON file may hold any of the flags (command-line flags win)
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import sys
@@ -16,13 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
 from factgraph.cli.main import UserError
 from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
     format_option,
+    format_score,
     make_console,
     read_output,
 )
+from factgraph.cli.progress import show_progress
 from factgraph.config import DEFAULT_METHOD
 from factgraph.inputs import Document, EvaluationInput, GivenFact
 from factgraph.io import InputError, read_jsonl
@@ -154,11 +158,29 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
     try:
         return EvaluationConfig.from_flat(values)
     except UnknownOptionError as e:
+        misspelt = _did_you_mean(e.names, e.accepted, e.method)
+        if misspelt:
+            raise UserError(misspelt) from None
         flag_names = ", ".join("--" + u.replace("_", "-") for u in e.names)
         raise UserError(f"{flag_names} does not apply to --method {e.method} "
                         f"(it takes: {', '.join(e.accepted)}){_taken_by(e.names)}") from None
     except ConfigError as e:
         raise UserError(f"--method {values['method']}: {e}") from None
+
+
+def _did_you_mean(names: list[str], accepted: list[str], method: str) -> str | None:
+    """``unknown option words_cutof of --method e2e: did you mean words_cutoff?`` for the names
+    that no method takes and that likely misspell one the method does; None when none is."""
+    from factgraph.methods.registry import option_fields
+
+    taken = {n for m in METHODS for n in option_fields(METHODS[m].options)}
+    said = []
+    for name in names:
+        close = difflib.get_close_matches(name, accepted, n=1, cutoff=0.75)
+        if close and name not in taken:
+            said.append(f"unknown option {name} of --method {method}: did you mean "
+                        f"{close[0]}?")
+    return "; ".join(said) or None
 
 
 def _taken_by(names: list[str]) -> str:
@@ -326,7 +348,11 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                               response=_read_text(response_file) if response_file else "",
                               documents=_documents(context_files),
                               facts=facts)
-    evaluator = build_evaluator(kw)
+    config = build_config(kw)
+    if card is not None and judge_card:
+        check_card(card, judge_card, config, run_judges(config, kw.get("judge"), [inp]))
+    announce_auto(config, [inp])
+    evaluator = evaluator_of(config)
     ev = evaluator(inp)
     if card is not None:
         attach_card(ev, card)
@@ -354,7 +380,7 @@ def _print_scores(ev: Evaluation, card: Any) -> None:
     console = make_console()
     console.print(f"[bold]{ev.method}[/bold] {ev.id}")
     for name, value in ev.scores.items():
-        console.print(f"  {name}: {'undefined' if value is None else f'{value:.4f}'}")
+        console.print(f"  {name}: {format_score(name, value)}")
     if card is not None:
         console.print(f"  {card.one_line()}", markup=False)
     if ev.metadata.get("incomplete"):
@@ -416,7 +442,12 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
         raise UserError("--model names several endpoints: that needs --executor ray "
                         "(one endpoint per actor)")
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
-    show = sys.stderr.isatty() if progress is None else progress
+    config = build_config(kw)
+    if card is not None and judge_card:
+        check_card(card, judge_card, config,
+                   run_judges(config, kw.get("judge"), (inp for _, inp in items)))
+    announce_auto(config, [inp for _, inp in items])
+    show = show_progress(progress)
     expected: tuple[type[Exception], ...] = (FileExistsError, ValueError)
     try:
         if executor == "ray":
@@ -458,9 +489,10 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
     if output == "json":
         click.echo(json.dumps(record, indent=2))
     else:
+        see = f" (see {runner.failures_path})" if runner.failures_path.exists() else ""
         make_console().print(
             f"{summary.ran} evaluated, {summary.already_done} already done, "
-            f"{summary.failed} failed (see {out_file}.failures.jsonl)"
+            f"{summary.failed} failed{see}"
             + (f", stopped by {summary.stopped_by_signal}" if summary.stopped_by_signal else ""),
             markup=False)
         if card is not None:

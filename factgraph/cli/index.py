@@ -22,6 +22,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
+from factgraph.cli.progress import show_progress, step
 from factgraph.retrieval.chunking import DEFAULT_OVERLAP, DEFAULT_SIZE
 from factgraph.retrieval.corpus import load_corpus
 from factgraph.retrieval.index_store import IndexManifest, list_indexes, open_index
@@ -81,10 +82,12 @@ def index_group() -> None:
 @click.option("--chunk-size", default=DEFAULT_SIZE, show_default=True, type=click.IntRange(1))
 @click.option("--chunk-overlap", default=DEFAULT_OVERLAP, show_default=True,
               type=click.IntRange(0))
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr (default: when stderr is a terminal).")
 @FORMAT
 @OUTPUT
 def build_cmd(corpus: str, index_dir: str | None, retriever: str, embedding_model: str,
-              chunk_size: int, chunk_overlap: int, fmt: str | None,
+              chunk_size: int, chunk_overlap: int, progress: bool | None, fmt: str | None,
               outputs: tuple[str, ...]) -> None:
     """Index CORPUS (a JSONL of {id, text, title?}, a .txt file or a folder of .txt files)."""
     if chunk_overlap >= chunk_size:
@@ -95,8 +98,10 @@ def build_cmd(corpus: str, index_dir: str | None, retriever: str, embedding_mode
         from factgraph.backends.factory import load_embedding_backend
 
         embeddings = load_embedding_backend(embedding_model)
-    index = open_index(docs, index_dir or default_index_dir(), retriever,  # type: ignore[arg-type]
-                       embeddings, chunk_size, chunk_overlap)
+    with step(f"indexing {len(docs):,} documents ({retriever})", show_progress(progress)):
+        index = open_index(docs, index_dir or default_index_dir(),
+                           retriever,  # type: ignore[arg-type]
+                           embeddings, chunk_size, chunk_overlap)
     assert index.folder is not None
     _echo([_row(index.folder, index.manifest, reused=index.reused)], outputs, fmt)
 

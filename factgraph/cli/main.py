@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from factgraph import __version__
+from factgraph.cli.quiet import quiet_third_parties
 from factgraph.io import InputError, UserInputError
 
 # (module, attribute) of each command; imported lazily so `factgraph --help` stays fast and
@@ -92,6 +93,7 @@ def cli(verbose: int) -> None:
     logging.basicConfig(
         level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
+    quiet_third_parties(verbose)
 
 
 def main() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import click
 from rich.table import Table
 
 from factgraph.cli.evaluate import common_options
+from factgraph.cli.judge_choice import announce_auto
 from factgraph.cli.main import UserError
 from factgraph.cli.output import (
     format_option,
@@ -21,6 +21,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
+from factgraph.cli.progress import show_progress, step
 from factgraph.config import DEFAULT_METHOD
 from factgraph.evaluation.meta_eval import summarize_judgements
 
@@ -70,7 +71,7 @@ def run_missing(make_evaluator: Callable[[], Any], results: Path,
     if not todo:
         return
     evaluator = make_evaluator()
-    show = sys.stderr.isatty() if progress is None else progress
+    show = show_progress(progress)
     try:
         summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
     except (FileExistsError, ValueError) as e:
@@ -100,11 +101,12 @@ def run_judge(kw: dict[str, Any], results: Path,
     """Evaluate the ``inputs`` that ``results`` lacks with the judge / method of ``kw``
     (``check(method)`` first, e.g. that it is meta-evaluable), appending to ``results``."""
     from factgraph.cli.evaluate import build_config, evaluator_of
-
     config = build_config(kw)
     if check is not None:
         check(config.method)
-    run_missing(lambda: evaluator_of(config), results, inputs(), resume, progress, unit)
+    rows = inputs()
+    announce_auto(config, [inp for _, inp in rows])
+    run_missing(lambda: evaluator_of(config), results, rows, resume, progress, unit)
 
 
 def recorded_judge(evaluations: Sequence[Any]) -> str | None:
@@ -180,9 +182,11 @@ def judgements_cmd(file: str, outputs: tuple[str, ...], fmt: str | None, resampl
     if split != "all":
         keep = set(getattr(load_split(), f"{split}_rows"))
         rows = [r for r in rows if r.row in keep]
-    summaries = summarize_judgements(
-        rows, empty_score=0.0 if empty_score == "zero" else None, n_resamples=resamples, seed=seed
-    )
+    with step(f"bootstrapping {resamples:,} resamples over {len(rows):,} judgements",
+              show_progress(None)):
+        summaries = summarize_judgements(
+            rows, empty_score=0.0 if empty_score == "zero" else None, n_resamples=resamples,
+            seed=seed)
     if cards_dir:
         Path(cards_dir).mkdir(parents=True, exist_ok=True)
         for s in summaries:
@@ -284,6 +288,7 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     except ValueError as e:
         raise UserError(f"--split {split}: {e}") from None
     items = sample_items(pool, sample, sample_seed)
+    announce_auto(build_config(kw), [it.input for it in items])
     results = Path(results_file)
     run_missing(lambda: build_evaluator(kw), results,
                 [(it.input.id, it.input) for it in items], resume, progress, "items")
@@ -293,7 +298,9 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     evaluations = [ev.model_copy(update={"traces": []})
                    for ev in iter_evaluations(results) if ev.id in wanted]
     try:
-        result = score_results(method, items, evaluations, n_resamples=resamples)
+        with step(f"bootstrapping {resamples:,} resamples over {len(evaluations):,} items",
+                  show_progress(progress)):
+            result = score_results(method, items, evaluations, n_resamples=resamples)
     except ValueError as e:
         raise UserError(str(e)) from None
     if card_file and result.agreement is not None:
@@ -426,9 +433,11 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
                            update={"statements": [], "relations": []})})
                        for ev in iter_evaluations(results_file or "") if ev.id in wanted]
         judge_name = judge_name or recorded_judge(evaluations)
-    report = pairwise_report(instances, label, evaluations,  # type: ignore[arg-type]
-                             judge=judge_name or ("judge" if judged else None),
-                             n_resamples=resamples)
+    with step(f"bootstrapping {resamples:,} resamples over {len(instances):,} instances",
+              show_progress(progress)):
+        report = pairwise_report(instances, label, evaluations,  # type: ignore[arg-type]
+                                 judge=judge_name or ("judge" if judged else None),
+                                 n_resamples=resamples)
     if card_file and evaluations:
         card = PairwiseCard(
             judge=report.judge or "judge", **card_fields(evaluations[0]),

@@ -36,6 +36,16 @@ def make_console(file: IO[str] | None = None) -> Console:
     return Console(highlight=False, soft_wrap=False, width=width)
 
 
+def format_score(name: str, value: float | None) -> str:
+    """A score as a table shows it: a count (``n_covered``, an int) as an integer, any other
+    score with four decimals, None as ``undefined``."""
+    if value is None:
+        return "undefined"
+    if isinstance(value, int) or (name.startswith("n_") and float(value).is_integer()):
+        return str(int(value))
+    return f"{value:.4f}"
+
+
 @dataclass(frozen=True)
 class OutputChoice:
     """Where a command writes (``file``: None for stdout) and in which ``format``;

@@ -61,16 +61,39 @@ def check_object(model: type[BaseModel], obj: Any, file: str,
         return None, [str(InputError(file, m, line=line)) for m in validation_messages(e)]
 
 
+# keys that more than one format has: they tell nothing about which one a file is
+_SHARED_KEYS = frozenset({"id", "query", "metadata", "model", "response_id"})
+
+
 def guess_kind(obj: Any) -> str:
-    """Which file format an object belongs to, from its keys."""
-    if isinstance(obj, dict):
-        if "method" in obj and "graph" in obj:
-            return "results"
-        if "response" in obj:
-            return "inputs"
-        if "statements" in obj:
-            return "graph"
-    return "graph"
+    """Which file format an object belongs to, from its keys: the format whose fields its keys
+    name, a misspelt key counting for the field it most likely means (``respones`` is
+    ``response``: an inputs row, not a graph with three unknown keys)."""
+    if not isinstance(obj, dict):
+        return "graph"
+    if "method" in obj and "graph" in obj:
+        return "results"
+    scores = {kind: _key_score(obj, model) for kind, model in KINDS.items()}
+    best = max(scores.values())
+    if best == 0:
+        return "graph"
+    # ties go to the more specific format (inputs before graph before results)
+    return next(k for k in ("inputs", "graph", "results") if scores[k] == best)
+
+
+def _key_score(obj: dict[str, Any], model: type[BaseModel]) -> float:
+    """How well an object's keys name a format's fields: 1 a field, ½ a likely misspelling of
+    one, 0 otherwise; keys every format has (id, query, metadata) do not count."""
+    fields = [f for f in model.model_fields if f not in _SHARED_KEYS]
+    score = 0.0
+    for key in obj:
+        if key in _SHARED_KEYS:
+            continue
+        if key in fields:
+            score += 1
+        elif difflib.get_close_matches(str(key), fields, n=1, cutoff=0.8):
+            score += 0.5
+    return score
 
 
 def _fast_graph_kind(file: str) -> str | None:

@@ -33,11 +33,14 @@ def _write(path: str, text: str) -> None:
 def view_cmd(run: str, out: str, evaluation_id: str | None, cluster_threshold: int,
              judge_card: str | None) -> None:
     """Write an interactive, offline view of RUN (a graph, an Evaluation, or a results JSONL)."""
+    from factgraph.cli.judge_choice import check_card_of_evaluation
     from factgraph.evaluation.meta_eval import card_of, read_judge_card
     from factgraph.viz.view import render_view
 
     obj = load_one(run, evaluation_id)
     card = read_judge_card(judge_card) if judge_card else card_of(obj)
+    if judge_card and card is not None and isinstance(obj, Evaluation):
+        check_card_of_evaluation(card, judge_card, obj.parameters.get("judge"))
     page = render_view(obj, cluster_threshold=cluster_threshold)
     _write(out, with_judge_card(page, card.one_line()) if card else page)
     click.echo(json.dumps({"view": out, "statements": len(

@@ -385,9 +385,10 @@ def progress_bar(enabled: bool, total: int | None) -> Iterator[Callable[[], Any]
     if not enabled:
         yield lambda: None
         return
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(transient=True) as prog:
+    with Progress(transient=True, console=Console(stderr=True)) as prog:  # stdout: results
         task = prog.add_task("evaluating", total=total)
         yield lambda: prog.advance(task)
 

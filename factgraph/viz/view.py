@@ -88,8 +88,11 @@ def view_data(
     scores: dict[str, Any] = dict(ev.scores) if ev else {}
     scores["comprehensiveness"] = reported_comprehensiveness(scores, cov)
     found = contradictions(graph)
-    scores.update({"covered": cov.n_covered, "uncovered": cov.n_uncovered, "basis": cov.n_basis,
-                   "contradicted": len(found)})
+    counts = {"covered": cov.n_covered, "uncovered": cov.n_uncovered, "basis": cov.n_basis}
+    for name, count in counts.items():  # every score once: n_covered is the graph's covered
+        if scores.get(f"n_{name}") == count:
+            del scores[f"n_{name}"]
+    scores.update({**counts, "contradicted": len(found)})
     return {
         "query": graph.query,
         "title": f"{ev.model or ev.method} · {ev.id}" if ev else "fact graph",
