@@ -19,6 +19,7 @@ from click.testing import CliRunner, Result
 from factgraph.cli.main import cli
 from factgraph.inputs import EvaluationInput
 from factgraph.io import load_evaluations
+from factgraph.methods.judges import DEFAULT_JUDGES
 from factgraph.models import Evaluation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,6 +59,9 @@ def _batch(tmp_path: Path, *rows: dict[str, Any], flags: tuple[str, ...] = ()) -
                                     str(tmp_path / "out.jsonl"), "--no-cache", *flags])
 
 
+LONG_FORM = DEFAULT_JUDGES["long-form"]  # e2e-evidence: no model, no embedder
+
+
 def _said(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records
             if r.name == "factgraph.cli.judge_choice" and r.levelno == logging.INFO]
@@ -67,7 +71,7 @@ def test_one_line_names_the_judge_and_why(tmp_path: Path, no_models: None,
                                           caplog: pytest.LogCaptureFixture) -> None:
     res = _batch(tmp_path, LONG, {**LONG, "id": "long2"})
     assert res.exit_code == 0, res.output
-    assert _said(caplog) == ["auto judge: e2e-sentences-model-free for 2 long-form answers "
+    assert _said(caplog) == [f"auto judge: {LONG_FORM} for 2 long-form answers "
                              "(2 judged against one text)"]
 
 
@@ -76,10 +80,10 @@ def test_a_model_left_unused_is_said(tmp_path: Path, no_models: None,
     res = _batch(tmp_path, LONG, flags=("--model", "openai:m@http://127.0.0.1:9/v1"))
     assert res.exit_code == 0, res.output
     (line,) = _said(caplog)
-    assert line.startswith("auto judge: e2e-sentences-model-free for 1 long-form answer "
+    assert line.startswith(f"auto judge: {LONG_FORM} for 1 long-form answer "
                            "(judged against one text). --model openai:m@http://127.0.0.1:9/v1 "
                            "is not used: ")
-    assert "--judge e2e-sentences-cascade asks it" in line
+    assert f"--judge {LONG_FORM}-cascade asks it" in line  # the same judge, with the model
 
 
 def test_a_model_that_is_used_is_not_called_unused(tmp_path: Path, no_models: None,
@@ -97,7 +101,7 @@ def test_no_model_for_a_short_answer_stops_at_once(tmp_path: Path, no_models: No
         "Error: auto judge: e2e-answers-several for 1 short answer (under 80 words, over "
         "several texts; id short) needs a text model (--model): it asks the model which "
         "answers the texts give and whether the response gives each. Give --model SPEC, or "
-        "--judge e2e-sentences-model-free to judge without a model"]
+        f"--judge {LONG_FORM} to judge without a model"]
     assert not (tmp_path / "out.jsonl").exists()  # nothing ran
     # evaluate says the same
     response = tmp_path / "r.txt"
@@ -110,7 +114,7 @@ def test_no_model_for_a_short_answer_stops_at_once(tmp_path: Path, no_models: No
                                    *docs])
     assert res.exit_code == 2
     assert "needs a text model (--model)" in res.output
-    assert "--judge e2e-sentences-model-free" in res.output
+    assert f"--judge {LONG_FORM}" in res.output
 
 
 def test_a_named_judge_says_nothing(tmp_path: Path, no_models: None,
@@ -121,7 +125,6 @@ def test_a_named_judge_says_nothing(tmp_path: Path, no_models: None,
 
 
 def test_the_line_shows_on_stderr_without_verbose(tmp_path: Path) -> None:
-    pytest.importorskip("sentence_transformers", reason="the model-free judge needs MiniLM")
     inputs = _inputs(tmp_path, LONG)
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = subprocess.run([sys.executable, "-m", "factgraph", "batch", str(inputs), "-o",
@@ -129,10 +132,10 @@ def test_the_line_shows_on_stderr_without_verbose(tmp_path: Path) -> None:
                          text=True, capture_output=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stderr.splitlines() == [
-        "INFO factgraph.cli.judge_choice: auto judge: e2e-sentences-model-free for 1 long-form "
+        f"INFO factgraph.cli.judge_choice: auto judge: {LONG_FORM} for 1 long-form "
         "answer (judged against one text)"]
     (ev,) = load_evaluations(str(tmp_path / "out.jsonl"))
-    assert ev.parameters["judge"] == "e2e-sentences-model-free"  # recorded, as before
+    assert ev.parameters["judge"] == LONG_FORM  # recorded, as before
 
 
 def test_meta_eval_says_it_too(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -143,5 +146,5 @@ def test_meta_eval_says_it_too(tmp_path: Path, caplog: pytest.LogCaptureFixture)
                                    "--results", str(tmp_path / "r.jsonl"), "--no-cache"])
     assert res.exit_code == 2
     assert "needs a text model (--model)" in res.output
-    assert "--judge e2e-sentences-model-free" in res.output
+    assert f"--judge {LONG_FORM}" in res.output
     assert not (tmp_path / "r.jsonl").exists()

@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from factgraph.cli.main import cli
 from factgraph.inputs import EvaluationInput
+from factgraph.methods.judges import DEFAULT_JUDGES
 
 REPO = Path(__file__).resolve().parents[1]
 CASCADE_CARD = REPO / "docs" / "judge_cards" / "long-form" / "e2e-sentences-cascade.json"
@@ -61,11 +62,11 @@ def test_a_judge_card_of_another_judge_is_refused_naming_both(tmp_path: Path) ->
     response, reference = _long_form_inputs(tmp_path)
     base = ("evaluate", "--query", "q", "--response", response, "--context", reference,
             "--no-cache")
-    # auto picks the model-free judge for a long-form input: the cascade's card is not its own
+    # auto picks the long-form default for a long-form input: the cascade's card is not its own
     res = run(*base, "--judge-card", CASCADE_CARD, "-o", tmp_path / "ev.json")
     assert res.exit_code == 2, res.output
     assert ("is the card of judge e2e-sentences-cascade, not of this run's judge "
-            "e2e-sentences-model-free") in res.output
+            f"{DEFAULT_JUDGES['long-form']}") in res.output
     assert not (tmp_path / "ev.json").exists()
     res = run(*base, "--judge", "e2e-sentences-model-free", "--judge-card", CASCADE_CARD)
     assert res.exit_code == 2 and "e2e-sentences-cascade" in res.output
@@ -81,7 +82,8 @@ def test_a_judge_card_of_another_judge_is_refused_naming_both(tmp_path: Path) ->
                                   "documents": ["the reference"]}) + "\n", encoding="utf-8")
     res = run("batch", inputs, "-o", tmp_path / "out.jsonl", "--no-cache",
               "--judge-card", CASCADE_CARD)
-    assert res.exit_code == 2 and "not of this run's judge e2e-sentences-model-free" in res.output
+    assert res.exit_code == 2
+    assert f"not of this run's judge {DEFAULT_JUDGES['long-form']}" in res.output
     assert not (tmp_path / "out.jsonl").exists()
 
 
@@ -93,8 +95,12 @@ def test_the_card_of_the_runs_own_judge_is_accepted() -> None:
     config = EvaluationConfig.from_flat({"method": "e2e"})
     inp = EvaluationInput(id="a", query="q", response="r", documents=["one text"])
     judges = run_judges(config, None, [inp])
-    assert judges == {"e2e-sentences-model-free"}
-    check_card(read_judge_card(FREE_CARD), str(FREE_CARD), config, judges)  # no error
+    assert judges == {DEFAULT_JUDGES["long-form"]}
+    check_card(read_judge_card(FREE_CARD), str(FREE_CARD), config,
+               {"e2e-sentences-model-free"})  # a run of that judge takes its card: no error
+    own = Path(__file__).resolve().parents[1] / "docs" / "judge_cards" / "long-form" / \
+        f"{DEFAULT_JUDGES['long-form']}.json"
+    check_card(read_judge_card(own), str(own), config, judges)  # the default's own: no error
 
 
 def test_documents_may_be_plain_strings() -> None:

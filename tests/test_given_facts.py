@@ -18,6 +18,7 @@ from factgraph.methods.comprehensiveness import ComprehensivenessOptions
 from factgraph.methods.e2e.auto import input_kind
 from factgraph.methods.e2e.method import run_e2e
 from factgraph.methods.given_facts import FACT_ID, given_fact_statements
+from factgraph.methods.judges import DEFAULT_JUDGES
 from factgraph.methods.run import Backends, Evaluator
 from factgraph.models import Origin, StatementKind
 from factgraph.stages.session import ModelSession
@@ -86,7 +87,7 @@ def test_sentences_judge_judges_the_given_facts_not_the_documents() -> None:
 
 def test_auto_routes_given_facts_to_the_long_form_judge() -> None:
     ev = Evaluator("e2e", backends=Backends(embeddings=AxisEmbeddings()))(_input())
-    assert ev.parameters["judge"] == "e2e-sentences-model-free"
+    assert ev.parameters["judge"] == DEFAULT_JUDGES["long-form"] == "e2e-evidence"
     assert {s.text for s in ev.graph.statements if s.origin is Origin.context} == set(FACTS)
 
 

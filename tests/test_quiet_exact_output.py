@@ -71,8 +71,11 @@ logging.get_logger("transformers.modeling_utils").warning("a library warning")
 def test_transformers_loading_bar_only_with_verbose(tmp_path: Path, verbose: bool) -> None:
     pytest.importorskip("transformers", reason="transformers is not installed")
     script = LOADING_BAR.replace("ARGS", '["-v"]' if verbose else "[]")
+    from factgraph.cli.quiet import QUIET_ENVIRONMENT
+
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    env.pop("HF_HUB_DISABLE_PROGRESS_BARS", None)
+    for name in QUIET_ENVIRONMENT:  # an in-process CLI run of another test may have set them
+        env.pop(name, None)
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, text=True,
                          capture_output=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
