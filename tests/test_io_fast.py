@@ -56,8 +56,9 @@ def graph_dicts(draw: st.DrawFn) -> dict[str, Any]:
             if draw(st.booleans()):
                 s[key] = draw(values)
         if draw(st.integers(0, 3)) == 0:  # what a judge records on a missing fact (reasons)
+            nearest = draw(st.sampled_from(ids))
             s["metadata"] = {"p_covered": 0.3, "evidence": {
-                "p_stated": 0.3, "word_share": 0.25, "nearest_sentence": draw(st.sampled_from(ids))}}
+                "p_stated": 0.3, "word_share": 0.25, "nearest_sentence": nearest}}
         statements.append(s)
     relations = []
     if n:
