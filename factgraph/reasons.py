@@ -97,8 +97,8 @@ class Reason:
                 what = f" ({c.get('slot', self.method)}: {c.get('fact')} → {c.get('response')})"
             elif self.description:
                 what = f" ({self.description})"
-            else:
-                what = self._checks()
+            else:  # the contradicting relation's own check, not the fact's coverage evidence
+                what = self._checks(with_evidence=False)
             return f"contradicted by{quoted}{what}"
         nearest = f"; nearest{quoted}" if self.response_statement_id else ""
         checks = self._checks()
@@ -110,9 +110,9 @@ class Reason:
         quote = "" if self.quote is None else f' "{shorten(self.quote, LINE_QUOTE_CHARS)}"'
         return f" [{self.response_statement_id}]{quote}"
 
-    def _checks(self) -> str:
+    def _checks(self, with_evidence: bool = True) -> str:
         """`` (method: P 0.78, words 0.88)``; empty when nothing is recorded."""
-        values = dict(self.evidence)
+        values = dict(self.evidence) if with_evidence else {}
         if "p_stated" not in values:
             p = self.probability if self.probability is not None else values.get("p_covered")
             if p is not None:
@@ -254,17 +254,17 @@ def reasons(coverage: Coverage) -> Reasons:
             continue
         against = tuple(stmts[x].id for x in contra.get(i, ()))
         if i in paths:
-            path = paths[i]
-            first = firsts.get((path[0], path[1]))
+            steps = paths[i]
+            first = firsts.get((steps[0], steps[1]))
             fields = _relation_fields(table, None if not first else _best(first,
                                                                          table.probability))
-            r, recorded = path[0], fields.get("probability")
+            r, recorded = steps[0], fields.get("probability")
             by_statement[s.id] = Reason(
                 statement_id=s.id, status="covered", response_statement_id=stmts[r].id,
                 quote=shorten(stmts[r].text, QUOTE_CHARS), method=fields.get("method"),
                 probability=recorded if recorded is not None else _p_of(s),
                 evidence=fields.get("evidence") or _statement_evidence(s),
-                trace_id=fields.get("trace_id"), path=tuple(stmts[x].id for x in path),
+                trace_id=fields.get("trace_id"), path=tuple(stmts[x].id for x in steps),
                 contradicted_by=against)
         elif against:
             by_statement[s.id] = by_pair[(against[0], s.id)]
