@@ -32,6 +32,7 @@ import numpy as np
 from factgraph.graph import Coverage, GraphTable, RelationLike, StatementLike
 
 QUOTE_CHARS = 300  # the longest quote a reason's record carries
+PATH_LIMIT = 20  # entailment steps a reason's path lists in full (longer: start, hop, end)
 LINE_QUOTE_CHARS = 80  # the longest quote its one-line form shows
 # What other judges record on a fact's statement (read as its evidence when the relation
 # records none), in the order the one-line form shows them.
@@ -65,6 +66,7 @@ class Reason:
     description: str | None = None  # the judge's one-line note on a contradiction
     trace_id: str | None = None
     path: tuple[str, ...] = ()  # covered: the explaining path, response statement first
+    steps: int = 0  # covered: its entailment steps (more than the path shows past PATH_LIMIT)
     contradicted_by: tuple[str, ...] = ()  # every response statement contradicting it
 
     def record(self) -> dict[str, Any]:
@@ -75,7 +77,8 @@ class Reason:
             "evidence": dict(self.evidence),
             "conflict": None if self.conflict is None else dict(self.conflict),
             "description": self.description, "trace_id": self.trace_id,
-            "path": list(self.path), "contradicted_by": list(self.contradicted_by),
+            "path": list(self.path), "steps": self.steps,
+            "contradicted_by": list(self.contradicted_by),
             "line": self.line(),
         }
 
@@ -84,7 +87,8 @@ class Reason:
         words 0.88)`` or ``contradicted by [r2] "…" (antonym: positive → negative)``."""
         quoted = self._quoted()
         if self.status == "covered":
-            via = f" via {' → '.join(f'[{s}]' for s in self.path[1:-1])}" \
+            cut = " → …" if self.steps > len(self.path) - 1 else ""
+            via = f" via {' → '.join(f'[{s}]' for s in self.path[1:-1])}{cut}" \
                 if len(self.path) > 2 else ""
             text = f"covered by{quoted}{via}{self._checks()}"
             if self.contradicted_by:
@@ -153,6 +157,8 @@ def _statement_evidence(stmt: StatementLike) -> dict[str, Any]:
     """What a judge recorded on the fact itself: its ``evidence`` record (less the nearest
     sentence, which a reason names apart) or, from other judges, the known keys."""
     md = _metadata(stmt)
+    if not md:
+        return {}
     ev = md.get("evidence")
     if isinstance(ev, dict):
         return {k: v for k, v in ev.items() if k != "nearest_sentence"}
@@ -168,6 +174,8 @@ def _p_of(stmt: StatementLike) -> float | None:
 def _best(positions: list[int], probability: np.ndarray) -> int:
     """The relation with the highest recorded probability (none recorded lowest), the first
     in file order on a tie."""
+    if len(positions) == 1:
+        return positions[0]
     return max(positions, key=lambda i: (probability[i] == probability[i], probability[i]
                                          if probability[i] == probability[i] else 0.0, -i))
 
@@ -209,6 +217,7 @@ def reasons(coverage: Coverage) -> Reasons:
     table = g if isinstance(g, GraphTable) else GraphTable.from_graph(g)
     stmts = table.statements
     is_response = table.response_mask()
+    said = is_response.tolist()  # plain lists: numpy scalars are slow one at a time
     pos = coverage._index
     a = coverage.arrays
 
@@ -222,20 +231,17 @@ def reasons(coverage: Coverage) -> Reasons:
         oriented: dict[tuple[int, int], list[int]] = {}
         for i, s, d in zip(np.flatnonzero(mask)[mixed].tolist(), src[mixed].tolist(),
                            dst[mixed].tolist(), strict=True):
-            r, c = (s, d) if is_response[s] else (d, s)
+            r, c = (s, d) if said[s] else (d, s)
             oriented.setdefault((r, c), []).append(i)
         for (r, c), positions in sorted(oriented.items()):
             contra.setdefault(c, []).append(r)
             contra_rel[(r, c)] = _best(positions, table.probability)
 
     # the explaining paths of covered context statements and their first relations
-    paths: dict[int, list[int]] = {}
-    for i, s in enumerate(stmts):
-        if not is_response[i] and a.is_covered[a.component[i]]:
-            path = coverage.explain(s.id)
-            if path and len(path) > 1:
-                paths[i] = [pos[x] for x in path]
-    firsts = _pair_positions(table, table.is_entails, {(p[0], p[1]) for p in paths.values()})
+    covered = a.is_covered[a.component] & ~is_response
+    paths = _paths(a.parent.tolist(), np.flatnonzero(covered).tolist())
+    firsts = _pair_positions(table, table.is_entails,
+                             {(p[0], p[1]) for p, _ in paths.values()})
 
     by_pair: dict[tuple[str, str], Reason] = {}
     for (r, c), position in contra_rel.items():
@@ -250,11 +256,11 @@ def reasons(coverage: Coverage) -> Reasons:
 
     by_statement: dict[str, Reason] = {}
     for i, s in enumerate(stmts):
-        if is_response[i]:
+        if said[i]:
             continue
-        against = tuple(stmts[x].id for x in contra.get(i, ()))
+        against = tuple(stmts[x].id for x in contra[i]) if i in contra else ()
         if i in paths:
-            steps = paths[i]
+            steps, n_steps = paths[i]
             first = firsts.get((steps[0], steps[1]))
             fields = _relation_fields(table, None if not first else _best(first,
                                                                          table.probability))
@@ -265,12 +271,44 @@ def reasons(coverage: Coverage) -> Reasons:
                 probability=recorded if recorded is not None else _p_of(s),
                 evidence=fields.get("evidence") or _statement_evidence(s),
                 trace_id=fields.get("trace_id"), path=tuple(stmts[x].id for x in steps),
+                steps=n_steps,
                 contradicted_by=against)
         elif against:
             by_statement[s.id] = by_pair[(against[0], s.id)]
         else:
             by_statement[s.id] = _missing(s, stmts, pos)
     return Reasons(by_statement=by_statement, by_pair=by_pair)
+
+
+def _paths(parent: list[int], targets: list[int]) -> dict[int, tuple[list[int], int]]:
+    """Per target, its explaining path by BFS parents (response statement first), in O(V)
+    overall: each statement's depth, root and first hop are worked out once. A path longer
+    than PATH_LIMIT steps keeps its response statement, its first hop and its end."""
+    n = len(parent)
+    depth, root, hop = [-1] * n, [-1] * n, [-1] * n
+    out: dict[int, tuple[list[int], int]] = {}
+    for t in targets:
+        chain = []
+        j = t
+        while depth[j] < 0 and parent[j] >= 0:
+            chain.append(j)
+            j = parent[j]
+        if depth[j] < 0:  # a response statement: the start of every path through it
+            depth[j], root[j], hop[j] = 0, j, -1
+        for k in reversed(chain):
+            p = parent[k]
+            depth[k], root[k] = depth[p] + 1, root[p]
+            hop[k] = k if depth[p] == 0 else hop[p]
+        if depth[t] == 0:
+            continue
+        if depth[t] <= PATH_LIMIT:
+            path = [t]
+            while parent[path[-1]] >= 0:
+                path.append(parent[path[-1]])
+            out[t] = (path[::-1], depth[t])
+        else:
+            out[t] = ([root[t], hop[t], t], depth[t])
+    return out
 
 
 def _description(stmt: StatementLike) -> str | None:

@@ -130,7 +130,7 @@ def test_contradictions_show_with_what_they_contradict(tmp_path: Path) -> None:
     why = {"status": "contradicted", "response_statement_id": "r2",
            "quote": "The dam was finished in 1970.", "method": None, "probability": 0.9,
            "evidence": {}, "conflict": None, "description": None, "trace_id": None,
-           "path": [], "contradicted_by": ["r2"], "line": line}
+           "path": [], "steps": 0, "contradicted_by": ["r2"], "line": line}
     assert data["contradicted"] == [{"statement_id": "r2", "text": "The dam was finished in 1970.",
                                      "contradicts": [{"statement_id": "c2", "source_id": "d1",
                                                       "text": "The dam was finished in 1962.",

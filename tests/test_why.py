@@ -16,7 +16,7 @@ from factgraph.cli.main import cli
 from factgraph.graph import analyze, analyze_table
 from factgraph.io import load_graph_table
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
-from factgraph.reasons import LINE_QUOTE_CHARS, QUOTE_CHARS, reasons
+from factgraph.reasons import LINE_QUOTE_CHARS, PATH_LIMIT, QUOTE_CHARS, reasons
 from factgraph.viz.report import render_report
 from factgraph.viz.view import render_view, view_data
 from tests.why_support import EVIDENCE, HOSTILE, LINES, QUERY, chernobyl
@@ -61,7 +61,7 @@ def test_analyze_json_carries_the_why_of_every_record(tmp_path: Path) -> None:
         "status": "covered", "response_statement_id": "r1",
         "quote": "The Chernobyl accident happened on 26 April 1986 in reactor No. 4.",
         "method": "evidence", "probability": 0.775835, "evidence": EVIDENCE,
-        "conflict": None, "description": None, "trace_id": None, "path": ["r1", "g1"],
+        "conflict": None, "description": None, "trace_id": None, "path": ["r1", "g1"], "steps": 1,
         "contradicted_by": [], "line": LINES["g1"]}
     assert [b["why"]["line"] for b in d["basis"]] == [LINES["g2"], LINES["g3"], LINES["g4"]]
     pairs = {(c["statement_id"], f["statement_id"]): f["why"]
@@ -194,3 +194,20 @@ def test_explore_query_page_shows_each_pair_with_its_reason() -> None:
     assert HOSTILE not in page
     assert f'<span class="fx-why">why: {html.escape(LINES["g2"])}</span>' in page
     assert "(name: sweden → finland)</span>" in page
+
+
+def test_a_long_path_is_shortened_and_computed_once_per_statement() -> None:
+    """A chain r -> c0 -> c1 -> … (every statement covered): each reason's path starts at the
+    response statement; past PATH_LIMIT steps it keeps the start, the first hop and the end,
+    and says how many steps there are."""
+    n = PATH_LIMIT + 5
+    g = FactGraph(query="q", statements=[Statement(id="r", text="r", origin="response")] + [
+        Statement(id=f"c{i}", text=f"c{i}", origin="context") for i in range(n)],
+        relations=[Relation(src="r", dst="c0", label="entails", method="m")] + [
+            Relation(src=f"c{i}", dst=f"c{i + 1}", label="entails") for i in range(n - 1)])
+    why = reasons(analyze(g))
+    last = why.by_statement[f"c{n - 1}"]
+    assert last.path == ("r", "c0", f"c{n - 1}") and last.steps == n
+    assert last.method == "m" and "via [c0] → …" in last.line()
+    near = why.by_statement[f"c{PATH_LIMIT - 1}"]
+    assert near.path == ("r", *(f"c{i}" for i in range(PATH_LIMIT))) and near.steps == PATH_LIMIT
