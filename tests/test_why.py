@@ -211,3 +211,34 @@ def test_a_long_path_is_shortened_and_computed_once_per_statement() -> None:
     assert last.method == "m" and "via [c0] → …" in last.line()
     near = why.by_statement[f"c{PATH_LIMIT - 1}"]
     assert near.path == ("r", *(f"c{i}" for i in range(PATH_LIMIT))) and near.steps == PATH_LIMIT
+
+
+def test_the_evidence_judge_s_graph_gives_every_fact_its_reason() -> None:
+    """End to end: the long-form default judge's own graph (no model), read by the reasons:
+    a fact stated in other words is covered by its sentence with the judge's checks; a fact
+    stated otherwise is contradicted by its sentence with the conflict; every context fact's
+    reason agrees with the engine's status."""
+    from factgraph import evaluate
+
+    ev = evaluate(QUERY, "The Chernobyl accident happened on 26 April 1986 in reactor No. 4. "
+                         "The RBMK reactor had a negative void coefficient.",
+                  facts=["The Chernobyl accident occurred on 26 April 1986 in reactor No. 4.",
+                         "The RBMK reactor had a positive void coefficient.",
+                         "28 firefighters and staff died of acute radiation syndrome."],
+                  method="e2e")
+    cov = analyze(ev.graph)
+    why = reasons(cov)
+    covered = {m for c in cov.covered() for m in c.members}
+    texts = {s.id: s.text for s in ev.graph.statements}
+    for sid, reason in why.by_statement.items():
+        assert (reason.status == "covered") == (sid in covered), reason
+    stated = next(r for sid, r in why.by_statement.items() if "occurred" in texts[sid])
+    assert stated.status == "covered" and stated.method == "evidence"
+    assert stated.quote is not None and stated.quote.startswith("The Chernobyl accident happened")
+    assert {"p_stated", "word_share"} <= set(stated.evidence)
+    wrong = next(r for sid, r in why.by_statement.items() if "positive" in texts[sid])
+    assert wrong.status == "contradicted" and wrong.conflict is not None
+    assert wrong.quote == "The RBMK reactor had a negative void coefficient."
+    assert "positive" in wrong.line() and "negative" in wrong.line()
+    assert why.by_statement[next(s for s, t in texts.items()
+                                 if t.startswith("28"))].status == "missing"
