@@ -242,3 +242,11 @@ def test_the_evidence_judge_s_graph_gives_every_fact_its_reason() -> None:
     assert "positive" in wrong.line() and "negative" in wrong.line()
     assert why.by_statement[next(s for s, t in texts.items()
                                  if t.startswith("28"))].status == "missing"
+
+
+def test_explain_gives_the_reason_too(tmp_path: Path) -> None:
+    path = str(_write(tmp_path, chernobyl()))
+    res = CliRunner().invoke(cli, ["explain", path, "g4"])
+    assert res.exit_code == 0 and res.output.endswith(f"why: {LINES['g4']}\n")
+    res = CliRunner().invoke(cli, ["explain", path, "g1", "--format", "json"])
+    assert json.loads(res.output)["why"]["line"] == LINES["g1"]

@@ -231,7 +231,9 @@ def basis_text(records: list[dict[str, Any]], fmt: str) -> str:
 @MIN_P
 def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tuple[str, ...],
                 evaluation_id: str | None, min_probability: float | None) -> None:
-    """Why STATEMENT_ID counts as covered: the shortest entailment path from the response."""
+    """Why STATEMENT_ID counts as covered: the shortest entailment path from the response, and
+    its reason (the response statement, the check and its value; or why it is contradicted or
+    missing)."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     graph = load_one_table(graph_file, evaluation_id)
     cov = analyze_table(graph, min_probability=min_probability)
@@ -245,9 +247,11 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
          "text": graph.statements[cov._position(sid)].text}
         for sid in (path or [])
     ]
+    reason = reasons(cov).of(statement_id)  # None for a response statement
     if choice.format == "json":
         text = json.dumps({"statement_id": statement_id, "component": comp.id,
-                           "status": comp.status, "covered": path is not None, "path": steps},
+                           "status": comp.status, "covered": path is not None, "path": steps,
+                           "why": None if reason is None else reason.record()},
                           indent=2, ensure_ascii=False)
     elif path is None:
         text = (f"{statement_id} is not covered: no response statement entails it "
@@ -259,5 +263,7 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
             arrow = "   " if k == 0 else "=> "
             lines.append(f"  {arrow}[{st['statement_id']}] ({st['origin']}) {st['text']}")
         text = "\n".join(lines)
+    if reason is not None and choice.format != "json":
+        text += f"\nwhy: {reason.line()}"
     with output_stream(choice.file) as stream:
         click.echo(text, file=stream)
