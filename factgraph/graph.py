@@ -67,6 +67,19 @@ class StatementLike(Protocol):
     def relevance(self) -> float | None: ...
 
 
+class RelationLike(Protocol):
+    """What the reasons (``factgraph.reasons``) read of a relation beyond its label and
+    probability: a :class:`Relation` or the fast reader's row (whose ``metadata`` is unset
+    when the file has none)."""
+
+    @property
+    def method(self) -> str | None: ...
+    @property
+    def trace_id(self) -> str | None: ...
+    @property
+    def metadata(self) -> object: ...
+
+
 @dataclass(frozen=True)
 class GraphTable:
     """A fact graph as arrays: statements in file order, every relation as positions.
@@ -85,10 +98,23 @@ class GraphTable:
     # relation label is ``contradicts``; None when the reader did not record labels other than
     # ``entails`` (then the graph is read as having no contradiction)
     is_contradicts: BoolArray | None = None
+    # what a judge recorded on a relation (method, trace id, metadata), by relation position:
+    # every relation (a FactGraph's list), only those a reason can name (the fast reader keeps
+    # the response's entailments and contradictions that record something), or None
+    details: Sequence[RelationLike] | Mapping[int, RelationLike] | None = None
 
     @property
     def n_relations(self) -> int:
         return len(self.src)
+
+    def relation_details(self, position: int) -> RelationLike | None:
+        """The recorded method, trace id and metadata of the relation at ``position``; None
+        when the table did not keep them."""
+        if self.details is None:
+            return None
+        if isinstance(self.details, Mapping):
+            return self.details.get(position)
+        return self.details[position]
 
     @classmethod
     def from_graph(cls, graph: FactGraph) -> GraphTable:
@@ -107,6 +133,7 @@ class GraphTable:
             is_contradicts=np.fromiter(map(is_, map(attrgetter("label"), rels),
                                            repeat(RelationLabel.contradicts)), dtype=bool,
                                        count=m),
+            details=rels,
         )
 
     def entailment_edges(self, min_probability: float | None = None) -> tuple[IntArray, IntArray]:

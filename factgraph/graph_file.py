@@ -99,6 +99,9 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
     is_entails = np.empty(m, dtype=bool)
     is_contradicts = np.empty(m, dtype=bool)
     probability = np.empty(m, dtype=np.float64)
+    is_response = np.fromiter((s.origin is Origin.response for s in statements), dtype=bool,
+                              count=len(statements))
+    details: dict[int, RelationRow] = {}
     get, entails, contradicts = index.get, RelationLabel.entails, RelationLabel.contradicts
     for start in range(0, m, chunk):
         try:
@@ -117,12 +120,31 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
             count=len(batch))
         probability[start:end] = np.array(list(map(attrgetter("probability"), batch)),
                                           dtype=np.float64)
+        _keep_details(details, batch, start, src[start:end], dst[start:end],
+                      is_entails[start:end], is_contradicts[start:end], is_response)
     if m and (src.min() < 0 or dst.min() < 0):
         return None
     rows.relations = []
     return GraphTable(query=rows.query, statements=statements, src=src, dst=dst,
                       is_entails=is_entails, probability=probability,
-                      is_contradicts=is_contradicts)
+                      is_contradicts=is_contradicts, details=details)
+
+
+def _keep_details(details: dict[int, RelationRow], batch: list[RelationRow], start: int,
+                  src: np.ndarray, dst: np.ndarray, is_entails: np.ndarray,
+                  is_contradicts: np.ndarray, is_response: np.ndarray) -> None:
+    """Keep, by position, the rows of one chunk a reason can name (``factgraph.reasons``): an
+    entailment from a response statement, a contradiction between the response and the
+    background, and only when it records a method, a trace id or metadata. A chunk with an
+    unknown endpoint keeps nothing (the whole table is refused)."""
+    if not len(batch) or src.min() < 0 or dst.min() < 0:
+        return
+    from_response = is_response[src]
+    wanted = (is_entails & from_response) | (is_contradicts & (from_response != is_response[dst]))
+    for k in np.flatnonzero(wanted).tolist():
+        row = batch[k]
+        if row.method is not None or row.trace_id is not None or row.metadata is not msgspec.UNSET:
+            details[start + k] = row
 
 
 def decode_table(data: bytes) -> GraphTable | None:

@@ -33,6 +33,11 @@ metadata = st.dictionaries(st.text(max_size=3), st.one_of(st.integers(), st.text
                            max_size=2)
 
 
+# what judges record on relations, which the reasons read (factgraph.reasons)
+JUDGE_RECORDS = [{"evidence": {"p_stated": 0.6, "word_share": 0.4}},
+                 {"conflict": {"slot": "name", "fact": "a", "response": "b"}}]
+
+
 @st.composite
 def graph_dicts(draw: st.DrawFn) -> dict[str, Any]:
     """Valid fact graphs as JSON-ready dicts, optional keys present or absent at random."""
@@ -50,6 +55,10 @@ def graph_dicts(draw: st.DrawFn) -> dict[str, Any]:
                             ("metadata", metadata)):
             if draw(st.booleans()):
                 s[key] = draw(values)
+        if draw(st.integers(0, 3)) == 0:  # what a judge records on a missing fact (reasons)
+            nearest = draw(st.sampled_from(ids))
+            s["metadata"] = {"p_covered": 0.3, "evidence": {
+                "p_stated": 0.3, "word_share": 0.25, "nearest_sentence": nearest}}
         statements.append(s)
     relations = []
     if n:
@@ -63,7 +72,9 @@ def graph_dicts(draw: st.DrawFn) -> dict[str, Any]:
             if draw(st.booleans()):
                 r["method"] = draw(st.sampled_from(["llm", "exact", None]))
             if draw(st.booleans()):
-                r["metadata"] = draw(metadata)
+                r["metadata"] = draw(st.one_of(metadata, st.sampled_from(JUDGE_RECORDS)))
+            if draw(st.booleans()):
+                r["trace_id"] = draw(st.sampled_from(["t1", None]))
             relations.append(r)
     g: dict[str, Any] = {"statements": statements, "relations": relations}
     if draw(st.booleans()):

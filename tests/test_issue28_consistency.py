@@ -25,6 +25,7 @@ from factgraph.cli.main import cli
 from factgraph.export.frames import to_frame
 from factgraph.graph import analyze, contradictions
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
+from factgraph.reasons import reasons
 from factgraph.viz.report import render_report
 
 pytest.importorskip("pandas", reason="to_frame needs pandas")
@@ -125,14 +126,20 @@ def test_contradictions_show_with_what_they_contradict(tmp_path: Path) -> None:
     assert "contradicts [c2] The dam was finished in 1962. (d1)" in table.output
     data = json.loads(CliRunner().invoke(cli, ["analyze", str(path), "-o", "json"]).output)
     assert data["n_contradicted"] == 1
+    line = 'contradicted by [r2] "The dam was finished in 1970." (P 0.90)'
+    why = {"status": "contradicted", "response_statement_id": "r2",
+           "quote": "The dam was finished in 1970.", "method": None, "probability": 0.9,
+           "evidence": {}, "conflict": None, "description": None, "trace_id": None,
+           "path": [], "steps": 0, "contradicted_by": ["r2"], "line": line}
     assert data["contradicted"] == [{"statement_id": "r2", "text": "The dam was finished in 1970.",
                                      "contradicts": [{"statement_id": "c2", "source_id": "d1",
                                                       "text": "The dam was finished in 1962.",
-                                                      "probability": 0.9}]}]
+                                                      "probability": 0.9, "why": why}]}]
+    assert f"why: {line}" in table.output
     page = render_report([ev])
     assert "Contradicted response statements per evaluation" in page
     assert "<li>The dam was finished in 1970.<ul><li>contradicts: The dam was finished in " \
-           "1962.</li></ul></li>" in page
+           f"1962.<p class=why>{html.escape(line)}</p></li></ul></li>" in page
     from factgraph.viz.view import render_view, view_data
 
     data = view_data(ev)
@@ -167,6 +174,16 @@ def test_a_recorded_null_score_stays_null_and_a_missing_one_is_the_graphs(
 
 # ---- random evaluations through every path --------------------------------------------------
 
+# what judges record on a relation (issue 33: every reader shows the same reason)
+ENTAILS_WHY: list[dict[str, Any]] = [
+    {}, {"method": "nli", "probability": 0.8, "trace_id": "t1"},
+    {"method": "evidence", "probability": 0.7,
+     "metadata": {"evidence": {"p_stated": 0.7, "word_share": 0.5}}}]
+CONTRADICTS_WHY: list[dict[str, Any]] = [
+    {}, {"method": "evidence:number",
+         "metadata": {"conflict": {"slot": "number", "fact": "1962", "response": "1970"}}}]
+
+
 @st.composite
 def evaluations(draw: st.DrawFn) -> list[Evaluation]:
     """1-4 responses of two models to one query. Context statements and the edges among them
@@ -187,10 +204,12 @@ def evaluations(draw: st.DrawFn) -> list[Evaluation]:
         rels = list(ctx_rels)
         for r in resp:
             for c in draw(st.lists(st.sampled_from(cids), max_size=2, unique=True)):
-                rels.append(Relation(src=r.id, dst=c, label="entails"))
+                rels.append(Relation(src=r.id, dst=c, label="entails",
+                                     **draw(st.sampled_from(ENTAILS_WHY))))
             for c in draw(st.lists(st.sampled_from(cids), max_size=1)):
-                rels.append(Relation(src=c, dst=r.id, label="contradicts") if draw(
-                    st.booleans()) else Relation(src=r.id, dst=c, label="contradicts"))
+                why = draw(st.sampled_from(CONTRADICTS_WHY))
+                rels.append(Relation(src=c, dst=r.id, label="contradicts", **why) if draw(
+                    st.booleans()) else Relation(src=r.id, dst=c, label="contradicts", **why))
         graph = FactGraph(query=QUERY, statements=resp + ctx, relations=rels)
         record = draw(st.booleans())  # a stored score equals the graph's; or none is stored
         scores = {"comprehensiveness": analyze(graph).score} if record else {}
@@ -201,9 +220,12 @@ def evaluations(draw: st.DrawFn) -> list[Evaluation]:
 
 def engine_reading(ev: Evaluation) -> dict[str, Any]:
     cov = analyze(ev.graph)
+    why = reasons(cov)
     return {"S": cov.score, "covered": cov.n_covered,
             "basis": sorted(c.text for c in cov.basis()),
-            "contradicted": len(contradictions(ev.graph))}
+            "contradicted": len(contradictions(ev.graph)),
+            "why": sorted(why.by_statement[c.representative].line()
+                          for c in [*cov.covered(), *cov.uncovered()])}
 
 
 def _num(text: str) -> float | None:
@@ -229,7 +251,15 @@ def read_everywhere(evs: list[Evaluation], server: FalkorDBServer,
         d = json.loads(res.output)
         out["analyze"][ev.id] = {"S": d["comprehensiveness"], "covered": d["n_covered"],
                                  "basis": sorted(b["text"] for b in d["basis"]),
-                                 "contradicted": d["n_contradicted"]}
+                                 "contradicted": d["n_contradicted"],
+                                 "why": sorted(r["why"]["line"]
+                                               for r in d["covered"] + d["uncovered"])}
+        # the same reasons in the basis records and per contradicted pair
+        for b in d["basis"]:
+            assert b["why"] == next(r["why"] for r in d["uncovered"]
+                                    if r["statement_id"] == b["statement_id"])
+        assert all(f["why"]["status"] == "contradicted" and f["why"]["response_statement_id"]
+                   == c["statement_id"] for c in d["contradicted"] for f in c["contradicts"])
 
     # report: the per-evaluation table and the basis lists of the page the CLI writes
     page_path = tmp_path / "report.html"
@@ -248,9 +278,14 @@ def read_everywhere(evs: list[Evaluation], server: FalkorDBServer,
         assert details, got["id"]
         basis = [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", details.group(1))
                  if t != "(none)"]
+        why = re.search(rf"<details class=why><summary>{got['id']} · [^<]*</summary>"
+                        r"<p class=query>[^<]*</p><table>(.*?)</table></details>", page)
+        lines = [] if why is None else [html.unescape(t) for t in re.findall(
+            r"<td class=why>(.*?)</td>", why.group(1))]
         out["report"][got["id"]] = {"S": _num(got["comprehensiveness"]),
                                     "basis": sorted(basis),
-                                    "contradicted": int(got["contradicted"])}
+                                    "contradicted": int(got["contradicted"]),
+                                    "why": sorted(lines)}
         assert int(got["basis"]) == len(basis)
 
     # to_frame: the evaluation and statement levels
@@ -304,6 +339,10 @@ def read_explorer(source: Any, evs: list[Evaluation]) -> dict[str, dict[str, Any
             data = json.loads(html.unescape(re.search(  # type: ignore[union-attr]
                 r'<script type="application/json" id="fg-data">(.*?)</script>', view,
                 re.S).group(1)))
+            cov = analyze(ev.graph)  # the engine says which statements stand for components
+            reps = {c.representative for c in [*cov.covered(), *cov.uncovered()]}
+            got[ev.id]["why"] = sorted(s["why"]["line"] for s in data["statements"]
+                                       if s["id"] in reps)
             got[ev.id].update(view_S=data["scores"]["comprehensiveness"],
                               covered=data["scores"]["covered"],
                               basis=sorted(b["text"] for b in data["basis"]),
@@ -337,6 +376,8 @@ def test_every_path_gives_the_same_numbers(evs: list[Evaluation], server: Falkor
                     assert got[key] == want["covered"], (path, key, ev.id)
             if "basis" in got:
                 assert got["basis"] == want["basis"], (path, ev.id)
+            if "why" in got:
+                assert got["why"] == want["why"], (path, ev.id)
             if "matrix_basis" in got:
                 assert got["matrix_basis"] == len(want["basis"]), (path, ev.id)
             for key in ("contradicted", "view_contradicted"):

@@ -66,6 +66,7 @@
     li.appendChild(el("div", c.text, "fg-contradicted"));
     for (const f of c.contradicts) {
       li.appendChild(el("div", "contradicts: " + f.text + (f.source_id ? " (" + f.source_id + ")" : ""), "fg-contradicts"));
+      if (f.why) li.appendChild(el("div", "why: " + f.why.line, "fg-why-line"));
     }
     contradictedList.appendChild(li);
   }
@@ -84,6 +85,7 @@
     if (s.trace_id) lines.push("model call: " + s.trace_id + (s.trace_model ? " (" + s.trace_model + ")" : ""));
     const wrong = contradictedBy.get(s.id);
     if (wrong) for (const f of wrong) lines.push("contradicts: " + f.text);
+    if (s.why) lines.push("why: " + s.why.line);
     return el("div", lines.join("\n"), "fg-tip");
   }
 
@@ -208,6 +210,25 @@
   });
 
   // ---- selection: details and the covering path ----------------------------------------------
+  // Why a context statement is covered, contradicted or missing (factgraph.reasons): the one
+  // line every reader shows, the response statement quoted, and each recorded check.
+  function whyBox(w) {
+    const box = el("div", null, "fg-why");
+    box.appendChild(el("div", "Why: " + w.line, "fg-why-line"));
+    if (w.quote) box.appendChild(el("blockquote", w.quote, "fg-quote"));
+    const checks = [];
+    if (w.method) checks.push("method: " + w.method);
+    if (w.probability !== null && w.probability !== undefined) checks.push("probability: " + fmt(w.probability));
+    for (const [k, v] of Object.entries(w.evidence || {})) checks.push(k + ": " + fmt(v));
+    if (w.conflict) checks.push("conflict: " + fmt(w.conflict.slot) + ", fact " + fmt(w.conflict.fact) + ", response " + fmt(w.conflict.response));
+    if (w.trace_id) checks.push("model call: " + w.trace_id);
+    if (checks.length) {
+      const ul = el("ul", null, "fg-evidence");
+      for (const c of checks) ul.appendChild(el("li", c));
+      box.appendChild(ul);
+    }
+    return box;
+  }
   let highlighted = [];
   function clearHighlight() {
     edges.update(highlighted.map((id) => ({ id, width: 1.5, color: { color: data.edge_styles[edges.get(id).label_kind].color } })));
@@ -220,6 +241,7 @@
     if (!s) return;
     box.appendChild(el("div", s.text));
     box.appendChild(el("div", STATUS[s.status].label + " · " + s.origin + (s.source_id ? " · " + s.source_id : "")));
+    if (s.why) box.appendChild(whyBox(s.why));
     const path = data.paths[id];
     if (path && path.length > 1) {
       box.appendChild(el("div", "Covered through:"));

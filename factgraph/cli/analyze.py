@@ -28,6 +28,7 @@ from factgraph.graph import (
     contradictions,
 )
 from factgraph.io import UnknownNameError
+from factgraph.reasons import Reasons, reasons
 
 FORMATS = ("table", "json")
 FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")
@@ -44,13 +45,15 @@ MIN_P = click.option(
 )
 
 
-def component_record(cov: Coverage, comp: Component) -> dict[str, Any]:
-    """A component as a flat JSON-able record (the export users script against)."""
+def component_record(cov: Coverage, comp: Component,
+                     why: Reasons | None = None) -> dict[str, Any]:
+    """A component as a flat JSON-able record (the export users script against); with
+    ``why``, its representative's reason (``factgraph.reasons``) as ``why``."""
     rep = cov.graph.statements[cov._position(comp.representative)]
     sources = sorted(
         {cov.graph.statements[cov._position(m)].source_id or "" for m in comp.members} - {""}
     )
-    return {
+    record = {
         "component": comp.id,
         "statement_id": comp.representative,
         "text": comp.text,
@@ -60,23 +63,31 @@ def component_record(cov: Coverage, comp: Component) -> dict[str, Any]:
         "source_ids": sources,
         "relevance": rep.relevance,
     }
+    if why is not None:
+        reason = why.of(comp.representative)
+        record["why"] = None if reason is None else reason.record()
+    return record
 
 
-def contradiction_record(c: Contradiction) -> dict[str, Any]:
+def contradiction_record(c: Contradiction, why: Reasons | None = None) -> dict[str, Any]:
     """A response statement that contradicts the background, with the context statements it
-    contradicts, as a flat JSON-able record."""
-    return {
-        "statement_id": c.statement_id,
-        "text": c.text,
-        "contradicts": [{"statement_id": f.statement_id, "text": f.text,
-                         "source_id": f.source_id, "probability": f.probability}
-                        for f in c.contradicts],
-    }
+    contradicts, as a flat JSON-able record; with ``why``, each contradicted statement has the
+    pair's reason (``factgraph.reasons``: the relation's method and conflict) as ``why``."""
+    facts = []
+    for f in c.contradicts:
+        fact: dict[str, Any] = {"statement_id": f.statement_id, "text": f.text,
+                                "source_id": f.source_id, "probability": f.probability}
+        if why is not None:
+            reason = why.pair(c.statement_id, f.statement_id)
+            fact["why"] = None if reason is None else reason.record()
+        facts.append(fact)
+    return {"statement_id": c.statement_id, "text": c.text, "contradicts": facts}
 
 
 def coverage_summary(cov: Coverage) -> dict[str, Any]:
     g = cov.graph
     found = contradictions(g)
+    why = reasons(cov)
     n_resp = sum(1 for s in g.statements if s.origin.value == "response")
     n_relations = g.n_relations if isinstance(g, GraphTable) else len(g.relations)
     return {
@@ -90,12 +101,12 @@ def coverage_summary(cov: Coverage) -> dict[str, Any]:
         "n_covered": cov.n_covered,
         "n_uncovered": cov.n_uncovered,
         "n_basis": cov.n_basis,
-        "covered": [component_record(cov, c) for c in cov.covered()],
-        "uncovered": [component_record(cov, c) for c in cov.uncovered()],
-        "basis": [component_record(cov, c) for c in cov.basis()],
+        "covered": [component_record(cov, c, why) for c in cov.covered()],
+        "uncovered": [component_record(cov, c, why) for c in cov.uncovered()],
+        "basis": [component_record(cov, c, why) for c in cov.basis()],
         # the "wrong" half: response statements that contradict a background statement
         "n_contradicted": len(found),
-        "contradicted": [contradiction_record(c) for c in found],
+        "contradicted": [contradiction_record(c, why) for c in found],
     }
 
 
@@ -136,13 +147,14 @@ def _print_table(summary: dict[str, Any], cov: Coverage, max_rows: int,
         f"{summary['n_statements']} statements, {summary['n_relations']} relations)"
     )
     table = Table(title="Context components", show_lines=False)
-    for col in ("component", "status", "basis", "statement", "text", "sources"):
+    for col in ("component", "status", "basis", "statement", "text", "sources", "why"):
         table.add_column(col)
     rows = summary["covered"] + summary["uncovered"]
     for rec in rows[:max_rows]:
         table.add_row(
             rec["component"], rec["status"], "yes" if rec["basis"] else "",
             rec["statement_id"], _escape(rec["text"]), ", ".join(rec["source_ids"]),
+            _escape(_why_line(rec)),
         )
     console.print(table)
     if len(rows) > max_rows:
@@ -156,9 +168,16 @@ def _print_table(summary: dict[str, Any], cov: Coverage, max_rows: int,
             source = f" ({fact['source_id']})" if fact["source_id"] else ""
             console.print(_escape(f"      contradicts [{fact['statement_id']}] {fact['text']}"
                                   f"{source}"))
+            if line := _why_line(fact):
+                console.print(_escape(f"        why: {line}"))
     console.print(f"[bold]Uncovered basis[/bold] ({cov.n_basis}): the fewest facts to add")
     for rec in summary["basis"]:
         console.print(_escape(f"  - [{rec['statement_id']}] {rec['text']}"))
+
+
+def _why_line(record: dict[str, Any]) -> str:
+    why = record.get("why")
+    return "" if not why else str(why["line"])
 
 
 def _escape(text: str) -> str:
@@ -212,7 +231,9 @@ def basis_text(records: list[dict[str, Any]], fmt: str) -> str:
 @MIN_P
 def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tuple[str, ...],
                 evaluation_id: str | None, min_probability: float | None) -> None:
-    """Why STATEMENT_ID counts as covered: the shortest entailment path from the response."""
+    """Why STATEMENT_ID counts as covered: the shortest entailment path from the response, and
+    its reason (the response statement, the check and its value; or why it is contradicted or
+    missing)."""
     choice = read_output(outputs, fmt, FORMATS, "table")
     graph = load_one_table(graph_file, evaluation_id)
     cov = analyze_table(graph, min_probability=min_probability)
@@ -226,9 +247,11 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
          "text": graph.statements[cov._position(sid)].text}
         for sid in (path or [])
     ]
+    reason = reasons(cov).of(statement_id)  # None for a response statement
     if choice.format == "json":
         text = json.dumps({"statement_id": statement_id, "component": comp.id,
-                           "status": comp.status, "covered": path is not None, "path": steps},
+                           "status": comp.status, "covered": path is not None, "path": steps,
+                           "why": None if reason is None else reason.record()},
                           indent=2, ensure_ascii=False)
     elif path is None:
         text = (f"{statement_id} is not covered: no response statement entails it "
@@ -240,5 +263,7 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
             arrow = "   " if k == 0 else "=> "
             lines.append(f"  {arrow}[{st['statement_id']}] ({st['origin']}) {st['text']}")
         text = "\n".join(lines)
+    if reason is not None and choice.format != "json":
+        text += f"\nwhy: {reason.line()}"
     with output_stream(choice.file) as stream:
         click.echo(text, file=stream)

@@ -36,7 +36,8 @@ from factgraph.explore.sources import (
     QuerySummary,
     Source,
 )
-from factgraph.graph import contradictions
+from factgraph.graph import analyze, contradictions
+from factgraph.reasons import reasons
 from factgraph.store.queries import NamedQuery, unknown_value_message
 from factgraph.store.registry import store_names
 from factgraph.viz.matrix import coverage_matrix
@@ -108,7 +109,8 @@ class Explorer:
             evs = [k.evaluation for k in keyed]
             matrix = coverage_matrix(evs)
             return matrix.query or qid, pages.query_main(
-                matrix, {ev.id: contradictions(ev.graph) for ev in evs})
+                matrix, {ev.id: contradictions(ev.graph) for ev in evs},
+                {ev.id: reasons(analyze(ev.graph)) for ev in evs})
 
         title, main = self.cache.get(("query", *sorted(k.fingerprint for k in keyed)), draw)
         return _html(pages.layout(title, self._nav(query=qid), main))

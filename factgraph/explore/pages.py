@@ -16,6 +16,7 @@ from urllib.parse import quote, urlencode
 from factgraph.explore.named import choice_text
 from factgraph.explore.sources import EvaluationSummary, QuerySummary
 from factgraph.graph import Contradiction
+from factgraph.reasons import Reasons
 from factgraph.store.queries import NamedQuery, format_value
 from factgraph.viz.matrix import CoverageMatrix, leaderboard, render_matrix
 from factgraph.viz.safe_html import fill_template, json_for_script, read_asset, script_hash
@@ -148,18 +149,28 @@ def _count(x: int | None) -> str:
     return "—" if x is None else str(x)
 
 
+def _why(why: Reasons | None, response_id: str, context_id: str) -> str:
+    """The pair's one-line reason (``factgraph.reasons``), escaped; empty when unknown."""
+    reason = None if why is None else why.pair(response_id, context_id)
+    return "" if reason is None else f' <span class="fx-why">why: {e(reason.line())}</span>'
+
+
 def contradictions_main(columns: Sequence[tuple[str, str, str]],
-                        contradicted: Mapping[str, Sequence[Contradiction]]) -> str:
+                        contradicted: Mapping[str, Sequence[Contradiction]],
+                        why: Mapping[str, Reasons] | None = None) -> str:
     """Per response (``(evaluation id, response id, model)``), its statements that contradict
-    a background statement, each with the statements it contradicts; empty when none does."""
+    a background statement, each with the statements it contradicts and (``why``: per
+    evaluation id) the pair's reason; empty when none does."""
     items = []
     for eid, rid, model in columns:
         found = contradicted.get(eid) or ()
         if not found:
             continue
+        mine = (why or {}).get(eid)
         lis = "".join(
             f'<li><span class="fx-contradicted">{e(c.text)}</span> contradicts '
             + "; ".join(f"{e(f.text)}" + (f" ({e(f.source_id)})" if f.source_id else "")
+                        + _why(mine, c.statement_id, f.statement_id)
                         for f in c.contradicts) + "</li>" for c in found)
         items.append(f'<div class="fx-contradictions" data-evaluation="{e(eid, quote=True)}">'
                      f'<h3><a href="{e(view_url(eid), quote=True)}">{e(rid)}</a> · {e(model)}: '
@@ -172,9 +183,11 @@ def contradictions_main(columns: Sequence[tuple[str, str, str]],
 
 
 def query_main(matrix: CoverageMatrix,
-               contradicted: Mapping[str, Sequence[Contradiction]] | None = None) -> str:
+               contradicted: Mapping[str, Sequence[Contradiction]] | None = None,
+               why: Mapping[str, Reasons] | None = None) -> str:
     """The page of one query: leaderboard, coverage matrix, responses and the response
-    statements that contradict the background (``contradicted``: per evaluation id)."""
+    statements that contradict the background (``contradicted``: per evaluation id), each
+    pair with its reason (``why``: per evaluation id)."""
     contradicted = contradicted or {}
     links = {c.evaluation_id: view_url(c.evaluation_id) for c in matrix.columns}
     board = leaderboard(matrix)
@@ -203,7 +216,7 @@ def query_main(matrix: CoverageMatrix,
                     f'<td><a href="{e(links[c.evaluation_id], quote=True)}">view</a></td>']
                    for c in matrix.columns]),
            contradictions_main([(c.evaluation_id, c.response_id, c.model)
-                                for c in matrix.columns], contradicted)]
+                                for c in matrix.columns], contradicted, why)]
     return "".join(out)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +18,7 @@ from statistics import mean
 from factgraph.graph import SCORE_KEY, Coverage, analyze, contradictions, reported_comprehensiveness
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
+from factgraph.reasons import Reason, reasons
 from factgraph.viz import svg
 from factgraph.viz.safe_html import read_asset
 
@@ -47,8 +48,12 @@ class EvaluationRow:
     scores: dict[str, float | None]
     basis: tuple[str, ...] = ()  # texts of the uncovered basis components, in engine order
     aspects: tuple[tuple[str, bool], ...] = ()  # (aspect text, covered), in statement order
-    # response statements that contradict a background statement: (text, contradicted texts)
-    contradicted: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # response statements that contradict a background statement: (text, ((contradicted
+    # text, the pair's one-line reason), ...))
+    contradicted: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # per context component (covered first, as analyze lists them): (text, status of its
+    # reason, the one-line reason) — factgraph.reasons
+    reasons: tuple[tuple[str, str, str], ...] = ()
 
 
 def _evaluation_row(ev: Evaluation, coverage: Coverage, share: Callable[[str], str]
@@ -57,14 +62,24 @@ def _evaluation_row(ev: Evaluation, coverage: Coverage, share: Callable[[str], s
     scores = {share(k): v for k, v in ev.scores.items()}
     # One rule for every reader: a comprehensiveness the file does not carry is the graph's S.
     scores[share(SCORE_KEY)] = reported_comprehensiveness(ev.scores, coverage)
+    why = reasons(coverage)
     return EvaluationRow(
         id=ev.id, model=share(ev.model or "(unknown model)"), method=share(ev.method),
         query=share(ev.query), scores=scores,
         basis=tuple(share(c.text) for c in coverage.basis()),
         aspects=tuple((share(s.text), s.id in covered) for s in ev.graph.statements
                       if s.kind is StatementKind.aspect),
-        contradicted=tuple((c.text, tuple(share(f.text) for f in c.contradicts))
-                           for c in contradictions(ev.graph)))
+        contradicted=tuple((c.text, tuple((share(f.text), _line(why.pair(c.statement_id,
+                                                                          f.statement_id)))
+                                          for f in c.contradicts))
+                           for c in contradictions(ev.graph)),
+        reasons=tuple((share(c.text), share(r.status if r else ""), _line(r))
+                      for c in [*coverage.covered(), *coverage.uncovered()]
+                      for r in [why.of(c.representative)]))
+
+
+def _line(reason: Reason | None) -> str:
+    return "" if reason is None else reason.line()
 
 
 class ReportBuilder:
@@ -172,12 +187,14 @@ class ReportBuilder:
         if not wrong:
             yield "<p>No response statement contradicts a background statement.</p>"
         for r in wrong:
-            items = "".join(f"<li>{e(text)}<ul>" + "".join(f"<li>contradicts: {e(f)}</li>"
-                                                           for f in facts) + "</ul></li>"
-                            for text, facts in r.contradicted)
+            items = "".join(f"<li>{e(text)}<ul>" + "".join(
+                f"<li>contradicts: {e(f)}" + (f"<p class=why>{e(line)}</p>" if line else "")
+                + "</li>" for f, line in facts) + "</ul></li>" for text, facts in r.contradicted)
             yield (f"<details><summary>{e(r.id)} · {e(r.model)} · "
                    f"{len(r.contradicted)} contradicted</summary>"
                    f"<p class=query>{e(r.query)}</p><ol>{items}</ol></details>")
+
+        yield from _why_section(rows)
 
     def _matrix_section(self, links: Mapping[str, str]) -> Iterator[str | Iterator[str]]:
         """One coverage matrix per query with context facts (see factgraph.viz.matrix), built
@@ -196,6 +213,26 @@ class ReportBuilder:
         for b in builders:
             yield f"<h3 class=query>{html.escape(b.query or '(no query)')}</h3>"
             yield iter_matrix_html(b.build(), links)  # built when reached, one at a time
+
+
+def _why_section(rows: Sequence[EvaluationRow]) -> Iterator[str]:
+    """Per evaluation, each context fact (one per component) with why it is covered,
+    contradicted or missing (``factgraph.reasons``: the response statement quoted, the check
+    and its value)."""
+    e = html.escape
+    yield "<h2>Why each context fact is covered, contradicted or missing</h2>"
+    with_facts = [r for r in rows if r.reasons]
+    if not with_facts:
+        yield "<p>No context facts in these results.</p>"
+    for r in with_facts:
+        counts = Counter(status for _, status, _ in r.reasons)
+        body = "".join(f"<tr><td>{e(text)}</td><td>{e(status)}</td><td class=why>{e(line)}</td>"
+                       "</tr>" for text, status, line in r.reasons)
+        yield (f"<details class=why><summary>{e(r.id)} · {e(r.model)} · "
+               f"{counts['covered']} covered, {counts['contradicted']} contradicted, "
+               f"{counts['missing']} missing</summary><p class=query>{e(r.query)}</p>"
+               "<table><tr><th>fact</th><th>status</th><th>why</th></tr>"
+               f"{body}</table></details>")
 
 
 def render_report(evaluations: Iterable[Evaluation], view_links: Mapping[str, str] | None = None,

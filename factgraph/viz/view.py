@@ -7,6 +7,7 @@ from typing import Any
 
 from factgraph.graph import analyze, contradictions, reported_comprehensiveness
 from factgraph.models import Evaluation, FactGraph, Origin
+from factgraph.reasons import Reasons, reasons
 from factgraph.viz.safe_html import (
     content_security_policy,
     fill_template,
@@ -54,6 +55,7 @@ def view_data(
     ev = obj if isinstance(obj, Evaluation) else None
     graph = obj.graph if isinstance(obj, Evaluation) else obj
     cov = analyze(graph)
+    why = reasons(cov)
     trace_model = {t.id: t.model for t in ev.traces} if ev else {}
     comp_status: dict[str, str] = {}
     components: list[dict[str, Any]] = []
@@ -79,6 +81,8 @@ def view_data(
             "confidence": s.confidence, "trace_id": s.trace_id,
             "trace_model": trace_model.get(s.trace_id or ""), "status": status,
             "component": info["id"], "component_size": len(info["members"]),
+            # why a context statement is covered, contradicted or missing (factgraph.reasons)
+            "why": None if (reason := why.of(s.id)) is None else reason.record(),
         })
         if s.origin is Origin.context:
             path = cov.explain(s.id)
@@ -109,7 +113,9 @@ def view_data(
         "contradictions": [{"id": c.statement_id, "text": c.text,
                             "contradicts": [{"id": f.statement_id, "text": f.text,
                                              "source_id": f.source_id,
-                                             "probability": f.probability}
+                                             "probability": f.probability,
+                                             "why": _pair_record(why, c.statement_id,
+                                                                 f.statement_id)}
                                             for f in c.contradicts]} for c in found],
         "sources": [{"id": s, "label": s or "(no source)"} for s in sources],
         "palette": PALETTE,
@@ -117,6 +123,11 @@ def view_data(
         "edge_highlights": EDGE_HIGHLIGHTS,
         "cluster_threshold": cluster_threshold,
     }
+
+
+def _pair_record(why: Reasons, response_id: str, context_id: str) -> dict[str, Any] | None:
+    reason = why.pair(response_id, context_id)
+    return None if reason is None else reason.record()
 
 
 def render_view(obj: Evaluation | FactGraph, cluster_threshold: int = CLUSTER_THRESHOLD) -> str:

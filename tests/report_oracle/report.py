@@ -21,6 +21,7 @@ from statistics import mean
 from factgraph.graph import analyze
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
+from factgraph.reasons import reasons
 from factgraph.viz import svg
 from factgraph.viz.safe_html import read_asset
 
@@ -113,21 +114,48 @@ def render_report(evaluations: Sequence[Evaluation], view_links: dict[str, str] 
         out.append("<p>No response statement contradicts a background statement.</p>")
     for ev in wrong:
         found = _contradicted(ev)
-        items = "".join(f"<li>{e(text)}<ul>" + "".join(f"<li>contradicts: {e(f)}</li>"
-                                                       for f in facts) + "</ul></li>"
-                        for text, facts in found)
+        # Followed deliberate change (issue 33): each pair's one-line reason under it
+        items = "".join(f"<li>{e(text)}<ul>" + "".join(
+            f"<li>contradicts: {e(f)}" + (f"<p class=why>{e(line)}</p>" if line else "")
+            + "</li>" for f, line in facts) + "</ul></li>" for text, facts in found)
         out.append(f"<details><summary>{e(ev.id)} · {e(_model(ev))} · "
                    f"{len(found)} contradicted</summary>"
                    f"<p class=query>{e(ev.query)}</p><ol>{items}</ol></details>")
+    # Followed deliberate change (issue 33): why each context fact is covered, contradicted
+    # or missing, per evaluation with context facts.
+    out.append("<h2>Why each context fact is covered, contradicted or missing</h2>")
+    whys = [(ev, _why_rows(ev)) for ev in evaluations]
+    whys = [(ev, rows) for ev, rows in whys if rows]
+    if not whys:
+        out.append("<p>No context facts in these results.</p>")
+    for ev, rows in whys:
+        n = {k: sum(1 for _, st, _ in rows if st == k)
+             for k in ("covered", "contradicted", "missing")}
+        body = "".join(f"<tr><td>{e(t)}</td><td>{e(st)}</td><td class=why>{e(line)}</td></tr>"
+                       for t, st, line in rows)
+        out.append(f"<details class=why><summary>{e(ev.id)} · {e(_model(ev))} · "
+                   f"{n['covered']} covered, {n['contradicted']} contradicted, "
+                   f"{n['missing']} missing</summary><p class=query>{e(ev.query)}</p>"
+                   "<table><tr><th>fact</th><th>status</th><th>why</th></tr>"
+                   f"{body}</table></details>")
     page = read_asset("report.html")
     css = read_asset("report.css") + read_asset("matrix.css")
     return page.replace("__TITLE__", e(title)).replace("__CSS__", css) \
         .replace("__BODY__", "\n".join(out))
 
 
-def _contradicted(ev: Evaluation) -> list[tuple[str, list[str]]]:
+def _why_rows(ev: Evaluation) -> list[tuple[str, str, str]]:
+    cov = analyze(ev.graph)
+    why = reasons(cov)
+    return [(c.text, why.by_statement[c.representative].status,
+             why.by_statement[c.representative].line())
+            for c in [*cov.covered(), *cov.uncovered()]]
+
+
+def _contradicted(ev: Evaluation) -> list[tuple[str, list[tuple[str, str]]]]:
     """Response statements (file order) that a contradicts relation joins to a context
-    statement, either direction, with those context statements' texts (file order, once)."""
+    statement, either direction, with those context statements' texts (file order, once)
+    and the pair's one-line reason."""
     stmts = ev.graph.statements
     pos = {s.id: i for i, s in enumerate(stmts)}
     pairs = set()
@@ -138,9 +166,11 @@ def _contradicted(ev: Evaluation) -> list[tuple[str, list[str]]]:
                 pairs.add((pos[a.id], pos[b.id]))
             elif a.origin.value == "context" and b.origin.value == "response":
                 pairs.add((pos[b.id], pos[a.id]))
-    out: dict[int, list[str]] = {}
+    why = reasons(analyze(ev.graph))
+    out: dict[int, list[tuple[str, str]]] = {}
     for ri, ci in sorted(pairs):
-        out.setdefault(ri, []).append(stmts[ci].text)
+        reason = why.pair(stmts[ri].id, stmts[ci].id)
+        out.setdefault(ri, []).append((stmts[ci].text, reason.line() if reason else ""))
     return [(stmts[ri].text, texts) for ri, texts in out.items()]
 
 
