@@ -133,7 +133,7 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
 def _keep_details(details: dict[int, RelationRow], batch: list[RelationRow], start: int,
                   src: np.ndarray, dst: np.ndarray, is_entails: np.ndarray,
                   is_contradicts: np.ndarray, is_response: np.ndarray) -> None:
-    """Keep, by position, the rows of one chunk a reason can name (``factgraph.reasons``): an
+    """Keep, by position, the rows of one chunk a reason can name (``factgraph.graph.reasons``): an
     entailment from a response statement, a contradiction between the response and the
     background, and only when it records a method, a trace id or metadata. A chunk with an
     unknown endpoint keeps nothing (the whole table is refused)."""

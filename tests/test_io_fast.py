@@ -33,7 +33,7 @@ metadata = st.dictionaries(st.text(max_size=3), st.one_of(st.integers(), st.text
                            max_size=2)
 
 
-# what judges record on relations, which the reasons read (factgraph.reasons)
+# what judges record on relations, which the reasons read (factgraph.graph.reasons)
 JUDGE_RECORDS = [{"evidence": {"p_stated": 0.6, "word_share": 0.4}},
                  {"conflict": {"slot": "name", "fact": "a", "response": "b"}}]
 

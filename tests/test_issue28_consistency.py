@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from factgraph.cli.main import cli
 from factgraph.export.frames import to_frame
 from factgraph.graph import analyze, contradictions
+from factgraph.graph.reasons import reasons
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
-from factgraph.reasons import reasons
 from factgraph.viz.report import render_report
 
 pytest.importorskip("pandas", reason="to_frame needs pandas")

@@ -27,8 +27,8 @@ from factgraph.graph import (
     analyze_table,
     contradictions,
 )
+from factgraph.graph.reasons import Reasons, reasons
 from factgraph.io import UnknownNameError
-from factgraph.reasons import Reasons, reasons
 
 FORMATS = ("table", "json")
 FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")
@@ -48,7 +48,7 @@ MIN_P = click.option(
 def component_record(cov: Coverage, comp: Component,
                      why: Reasons | None = None) -> dict[str, Any]:
     """A component as a flat JSON-able record (the export users script against); with
-    ``why``, its representative's reason (``factgraph.reasons``) as ``why``."""
+    ``why``, its representative's reason (``factgraph.graph.reasons``) as ``why``."""
     rep = cov.graph.statements[cov._position(comp.representative)]
     sources = sorted(
         {cov.graph.statements[cov._position(m)].source_id or "" for m in comp.members} - {""}
@@ -72,7 +72,7 @@ def component_record(cov: Coverage, comp: Component,
 def contradiction_record(c: Contradiction, why: Reasons | None = None) -> dict[str, Any]:
     """A response statement that contradicts the background, with the context statements it
     contradicts, as a flat JSON-able record; with ``why``, each contradicted statement has the
-    pair's reason (``factgraph.reasons``: the relation's method and conflict) as ``why``."""
+    pair's reason (``factgraph.graph.reasons``: the relation's method and conflict) as ``why``."""
     facts = []
     for f in c.contradicts:
         fact: dict[str, Any] = {"statement_id": f.statement_id, "text": f.text,

@@ -37,7 +37,7 @@ from factgraph.explore.sources import (
     Source,
 )
 from factgraph.graph import analyze, contradictions
-from factgraph.reasons import reasons
+from factgraph.graph.reasons import reasons
 from factgraph.store.queries import NamedQuery, unknown_value_message
 from factgraph.store.registry import store_names
 from factgraph.viz.matrix import coverage_matrix

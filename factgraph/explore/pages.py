@@ -16,7 +16,7 @@ from urllib.parse import quote, urlencode
 from factgraph.explore.named import choice_text
 from factgraph.explore.sources import EvaluationSummary, QuerySummary
 from factgraph.graph import Contradiction
-from factgraph.reasons import Reasons
+from factgraph.graph.reasons import Reasons
 from factgraph.store.queries import NamedQuery, format_value
 from factgraph.viz.matrix import CoverageMatrix, leaderboard, render_matrix
 from factgraph.viz.safe_html import fill_template, json_for_script, read_asset, script_hash
@@ -150,7 +150,7 @@ def _count(x: int | None) -> str:
 
 
 def _why(why: Reasons | None, response_id: str, context_id: str) -> str:
-    """The pair's one-line reason (``factgraph.reasons``), escaped; empty when unknown."""
+    """The pair's one-line reason (``factgraph.graph.reasons``), escaped; empty when unknown."""
     reason = None if why is None else why.pair(response_id, context_id)
     return "" if reason is None else f' <span class="fx-why">why: {e(reason.line())}</span>'
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from statistics import mean
 
 from factgraph.graph import SCORE_KEY, Coverage, analyze, contradictions, reported_comprehensiveness
+from factgraph.graph.reasons import Reason, reasons
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
-from factgraph.reasons import Reason, reasons
 from factgraph.viz import svg
 from factgraph.viz.safe_html import read_asset
 
@@ -52,7 +52,7 @@ class EvaluationRow:
     # text, the pair's one-line reason), ...))
     contradicted: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     # per context component (covered first, as analyze lists them): (text, status of its
-    # reason, the one-line reason) — factgraph.reasons
+    # reason, the one-line reason) — factgraph.graph.reasons
     reasons: tuple[tuple[str, str, str], ...] = ()
 
 
@@ -217,7 +217,7 @@ class ReportBuilder:
 
 def _why_section(rows: Sequence[EvaluationRow]) -> Iterator[str]:
     """Per evaluation, each context fact (one per component) with why it is covered,
-    contradicted or missing (``factgraph.reasons``: the response statement quoted, the check
+    contradicted or missing (``factgraph.graph.reasons``: the response statement quoted, the check
     and its value)."""
     e = html.escape
     yield "<h2>Why each context fact is covered, contradicted or missing</h2>"

@@ -6,8 +6,8 @@ import html
 from typing import Any
 
 from factgraph.graph import analyze, contradictions, reported_comprehensiveness
+from factgraph.graph.reasons import Reasons, reasons
 from factgraph.models import Evaluation, FactGraph, Origin
-from factgraph.reasons import Reasons, reasons
 from factgraph.viz.safe_html import (
     content_security_policy,
     fill_template,
@@ -81,7 +81,7 @@ def view_data(
             "confidence": s.confidence, "trace_id": s.trace_id,
             "trace_model": trace_model.get(s.trace_id or ""), "status": status,
             "component": info["id"], "component_size": len(info["members"]),
-            # why a context statement is covered, contradicted or missing (factgraph.reasons)
+            # why a context statement is covered, contradicted or missing (factgraph.graph.reasons)
             "why": None if (reason := why.of(s.id)) is None else reason.record(),
         })
         if s.origin is Origin.context:

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from statistics import mean
 
 from factgraph.graph import analyze
+from factgraph.graph.reasons import reasons
 from factgraph.metrics.icat import DEFAULT_BETAS, icat_beta_sweep
 from factgraph.models import Evaluation, RelationLabel, StatementKind
-from factgraph.reasons import reasons
 from factgraph.viz import svg
 from factgraph.viz.safe_html import read_asset
 

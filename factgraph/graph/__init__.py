@@ -68,7 +68,7 @@ class StatementLike(Protocol):
 
 
 class RelationLike(Protocol):
-    """What the reasons (``factgraph.reasons``) read of a relation beyond its label and
+    """What the reasons (``factgraph.graph.reasons``) read of a relation beyond its label and
     probability: a :class:`Relation` or the fast reader's row (whose ``metadata`` is unset
     when the file has none)."""
 
