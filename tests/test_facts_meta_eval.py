@@ -381,3 +381,33 @@ def test_shipped_results_rescore_to_their_card(shared_data: Path) -> None:
     headline = _headline(card_path)
     assert headline is not None and headline["n"] == 2595
     assert headline["kappa"] == pytest.approx(rows[judge]["kappa"])
+
+
+@pytest.mark.parametrize(("judge", "stem", "articles"), [
+    ("e2e-evidence", "e2e-evidence-dev", None),
+    ("e2e-evidence-cascade", "e2e-evidence-cascade-dev6", 6),
+])
+def test_the_evidence_judges_results_rescore_to_their_cards(
+        shared_data: Path, judge: str, stem: str, articles: int | None) -> None:
+    """The evidence judges' shipped fact-level results (the model-free one on all of REALSumm
+    dev, the cascade on its first 6 articles), scored again without a model, give their
+    cards' figures, contradicted facts included."""
+    card = json.loads((FACTS_CARDS / f"{judge}.json").read_text(encoding="utf-8"))
+    res = invoke("meta-eval", "facts", str(_dev(shared_data)), "--results",
+                 str(FACTS_RESULTS / f"{stem}.jsonl.gz"), "--judge", judge, "--score-only",
+                 *(["--articles", str(articles)] if articles else []),
+                 "--resamples", "0", "--format", "json")
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    want = card["report"]
+    assert got["facts"] == want["facts"] > 0
+    rows = {r["scorer"]: r for r in got["rows"]}
+    for row in want["rows"]:
+        for stat in ("kappa", "precision_missing", "recall_missing", "contradicted"):
+            want_value = row.get(stat)
+            assert rows[row["scorer"]].get(stat) == (
+                None if want_value is None else pytest.approx(want_value, abs=1e-12)), stat
+    summary = {r["scorer"]: r for r in got["summary_rows"]}
+    for row in want["summary_rows"]:
+        assert summary[row["scorer"]]["kendall_per_article"] == pytest.approx(
+            row["kendall_per_article"], abs=1e-12)

@@ -176,7 +176,8 @@ LONGFORM = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "
 CARDS = Path(__file__).resolve().parent.parent / "docs" / "judge_cards" / "long-form"
 
 
-@pytest.mark.parametrize("judge", ["e2e-sentences-model-free", "e2e-sentences-cascade"])
+@pytest.mark.parametrize("judge", ["e2e-sentences-model-free", "e2e-sentences-cascade",
+                                   "e2e-evidence"])
 def test_shipped_results_rescore_to_their_cards(shared_data: Path, judge: str) -> None:
     """The shipped dev results, scored again without a model, give the card's figures."""
     results = LONGFORM / f"{judge}-dev.jsonl.gz"
