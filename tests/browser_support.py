@@ -54,3 +54,16 @@ def wait_until(page: Any, condition: str, timeout_ms: float | None = None) -> No
     ``EvalError`` (seen as a flaky test under load). As an arrow function it is evaluated once,
     on that first poll, and afterwards only called."""
     page.wait_for_function(f"() => ({condition})", timeout=timeout_ms)
+
+
+class RecordingPage:
+    """A browser page that records every request and every dialog / page error."""
+
+    def __init__(self, browser: Any) -> None:
+        self.page = browser.new_page(viewport={"width": 1300, "height": 900})
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))

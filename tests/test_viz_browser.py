@@ -18,6 +18,7 @@ from factgraph.viz import render_report, render_view
 from tests.browser_support import (
     HOSTILE,
     VIEW_DRAWN,
+    RecordingPage,
     launched_browser,
     playwright_or_skip,
     wait_until,
@@ -34,17 +35,8 @@ def browser() -> Iterator[Any]:
     yield from launched_browser()
 
 
-class Page:
+class Page(RecordingPage):
     """A page that records every request and every dialog / page error."""
-
-    def __init__(self, browser: Any) -> None:
-        self.page = browser.new_page(viewport={"width": 1300, "height": 900})
-        self.requests: list[str] = []
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def open(self, path: Path) -> None:
         self.page.goto(path.as_uri())

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from factgraph.viz import render_view
-from tests.browser_support import VIEW_DRAWN, launched_browser, playwright_or_skip, wait_until
+from tests.browser_support import (
+    VIEW_DRAWN,
+    RecordingPage,
+    launched_browser,
+    playwright_or_skip,
+    wait_until,
+)
 from tests.why_support import HOSTILE, LINES, QUERY, chernobyl
 
 playwright_or_skip()
@@ -25,17 +31,8 @@ def browser() -> Iterator[Any]:
     yield from launched_browser()
 
 
-class Page:
+class Page(RecordingPage):
     """A page that records every request and every dialog / page error."""
-
-    def __init__(self, browser: Any) -> None:
-        self.page = browser.new_page(viewport={"width": 1300, "height": 900})
-        self.requests: list[str] = []
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def off_machine(self, allowed: tuple[str, ...]) -> list[str]:
         return [u for u in self.requests if not u.startswith(allowed)]
