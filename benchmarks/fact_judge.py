@@ -383,13 +383,23 @@ def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fit", action="store_true", help=f"fit and write {OUT}")
-    ap.add_argument("--skip-pairwise", action="store_true")
+    ap.add_argument("--skip-pairwise", action="store_true",
+                    help="only the REALSumm tables (no long answers, no wrong facts)")
+    ap.add_argument("--articles", type=int, default=None,
+                    help="only the first K REALSumm articles (sorted ids; a quick look, not "
+                         "the reported tables; not with --fit)")
     args = ap.parse_args(argv)
     if not REALSUMM.exists():
         print(f"no data at {REALSUMM}: run from the repository root with ../shared beside it",
               file=sys.stderr)
         return 2
-    d = realsumm_features(realsumm_rows(REALSUMM))
+    rows = realsumm_rows(REALSUMM)
+    if args.articles is not None:
+        if args.fit:
+            ap.error("--fit uses every dev article")
+        keep = set(sorted({r["doc"] for r in rows})[: max(args.articles, FOLDS)])
+        rows = [r for r in rows if r["doc"] in keep]
+    d = realsumm_features(rows)
     if args.fit:
         cal = fit(d)
         OUT.parent.mkdir(parents=True, exist_ok=True)

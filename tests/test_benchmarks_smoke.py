@@ -52,6 +52,8 @@ RUNS: dict[str, Tiny] = {
                        str(BENCHMARKS / "results" / "longform"
                            / "e2e-sentences-model-free-dev.jsonl.gz"), "--top", "2"),
                       files=(SHARED_DATA / "ragchecker" / "meta_eval_dev.jsonl.gz",)),
+    "fact_judge": Tiny(("--articles", "5", "--skip-pairwise"),
+                       files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",)),
     # without a model: the card table (a model run needs a server: docs/judges.md)
     "judges": Tiny(("--cards", *JUDGE_CARDS[:3])),
     "nli_pairs": Tiny(("--reuse-answers", "0"), modules=("sentence_transformers",

@@ -441,6 +441,13 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
     if executor == "local" and model_spec.startswith("openai:") and "," in model_spec:
         raise UserError("--model names several endpoints: that needs --executor ray "
                         "(one endpoint per actor)")
+    if executor == "ray":  # a missing extra is the one line, before anything is said or run
+        from factgraph.runners.distributed import RayUnavailableError, import_ray
+
+        try:
+            import_ray()
+        except RayUnavailableError as e:
+            raise UserError(str(e)) from None
     items = [(inp.id, inp) for _, inp in read_jsonl(input_file, EvaluationInput)]
     config = build_config(kw)
     if card is not None and judge_card:
