@@ -135,14 +135,18 @@ def _why(name: str, picked: Sequence[EvaluationInput], min_words: int) -> str:
         return (f"{n} short answer{'s' if n != 1 else ''} (under {min_words} words, over "
                 "several texts)")
     what = f"{n} long-form answer{'s' if n != 1 else ''}"
-    one_text = sum(1 for inp in picked if len(inp.documents) == 1)
+    given = sum(1 for inp in picked if inp.facts)
+    one_text = sum(1 for inp in picked if not inp.facts and len(inp.documents) == 1)
     reasons = []
+    if given:
+        reasons.append("with given facts" if n == 1 else f"{given} with given facts")
     if one_text:
         reasons.append("judged against one text" if n == 1
                        else f"{one_text} judged against one text")
-    if one_text < n:
+    if given + one_text < n:
+        rest = n - given - one_text
         reasons.append(f"{min_words} words or more" if n == 1
-                       else f"{n - one_text} of {min_words} words or more")
+                       else f"{rest} of {min_words} words or more")
     return f"{what} ({', '.join(reasons)})"
 
 
