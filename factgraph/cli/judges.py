@@ -31,10 +31,14 @@ def _headline(path: Path) -> dict[str, Any] | None:
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("kind") == "factgraph pairwise judge card":
         report = data["report"]
-        row = next((r for r in report["rows"] if r["scorer"] == report["judge"]), None)
+        # a judge with a graded companion ranks answers by it: that row is its headline
+        graded = f"{report['judge']} (expected coverage)"
+        row = next((r for r in report["rows"] if r["scorer"] == graded),
+                   next((r for r in report["rows"] if r["scorer"] == report["judge"]), None))
         cost = report.get("cost") or {}
         return {"card": path.name, "dataset": data["dataset"], "split": data["split"],
                 "n": report["instances"], "label": data["label"],
+                "score": "expected coverage" if row and row["scorer"] == graded else "S",
                 "pearson": row and row["pearson"], "spearman": row and row["spearman"],
                 "calls_per_instance": cost.get("calls"),
                 "model_seconds_per_instance": cost.get("model_seconds")}
@@ -57,7 +61,8 @@ def _agreement(card: dict[str, Any]) -> str:
     p, s = card.get("pearson"), card.get("spearman")
     if p is None or s is None:
         return "undefined"
-    return (f"Pearson / Spearman {100 * p:.1f} / {100 * s:.1f} ({card['split']}, "
+    by = " by expected coverage" if card.get("score") == "expected coverage" else ""
+    return (f"Pearson / Spearman {100 * p:.1f} / {100 * s:.1f}{by} ({card['split']}, "
             f"n={card['n']} pairs)")
 
 

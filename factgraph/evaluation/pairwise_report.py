@@ -224,7 +224,11 @@ class PairwiseCard(Card):
     prompts: dict[str, str] | None = Field(None, description=PROMPTS_DESCRIPTION)
 
     def judge_row(self) -> PairwiseAgreement | None:
-        return next((r for r in self.report.rows if r.scorer == self.report.judge), None)
+        """The judge's headline row: its graded companion (expected coverage) where it has
+        one — the score it ranks answers by — else S."""
+        rows = {r.scorer: r for r in self.report.rows}
+        return rows.get(f"{self.report.judge} (expected coverage)") or rows.get(
+            self.report.judge or "")
 
     def one_line(self) -> str:
         """``judge card: NAME (model, dev, n=84, completeness): Pearson 61.2 / Spearman 58.1
@@ -237,8 +241,11 @@ class PairwiseCard(Card):
         rows = {r.scorer: r for r in self.report.rows}
         who = ", ".join(x for x in (self.model, self.split, f"n={self.report.instances}",
                                      self.label) if x)
+        head = self.judge_row()
+        by = " by expected coverage" if head is not None and head.scorer.endswith(
+            "(expected coverage)") else ""
         return (f"judge card: {self.judge} ({who}): Pearson / Spearman "
-                f"{pair(self.judge_row())} (lexical baseline {pair(rows.get(LEXICAL))}; "
+                f"{pair(head)}{by} (lexical baseline {pair(rows.get(LEXICAL))}; "
                 f"annotators {pair(rows.get('annotator vs annotator'))})"
                 f"{own_prompts(self.prompts)}")
 
