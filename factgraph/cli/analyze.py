@@ -87,7 +87,9 @@ def contradiction_record(c: Contradiction, why: Reasons | None = None) -> dict[s
 def coverage_summary(cov: Coverage) -> dict[str, Any]:
     g = cov.graph
     found = contradictions(g)
-    why = reasons(cov)
+    covered, uncovered = cov.covered(), cov.uncovered()
+    # reasons only for what is printed: the representatives (the basis is among the uncovered)
+    why = reasons(cov, only={c.representative for c in covered + uncovered})
     n_resp = sum(1 for s in g.statements if s.origin.value == "response")
     n_relations = g.n_relations if isinstance(g, GraphTable) else len(g.relations)
     return {
@@ -101,9 +103,9 @@ def coverage_summary(cov: Coverage) -> dict[str, Any]:
         "n_covered": cov.n_covered,
         "n_uncovered": cov.n_uncovered,
         "n_basis": cov.n_basis,
-        "covered": [component_record(cov, c, why) for c in cov.covered()],
-        "uncovered": [component_record(cov, c, why) for c in cov.uncovered()],
-        "basis": [component_record(cov, c, why) for c in cov.basis()],
+        "covered": [component_record(cov, c, why) for c in covered],
+        "uncovered": [component_record(cov, c, why) for c in uncovered],
+        "basis": [component_record(cov, c, why) for c in uncovered if c.basis],
         # the "wrong" half: response statements that contradict a background statement
         "n_contradicted": len(found),
         "contradicted": [contradiction_record(c, why) for c in found],
@@ -247,7 +249,7 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
          "text": graph.statements[cov._position(sid)].text}
         for sid in (path or [])
     ]
-    reason = reasons(cov).of(statement_id)  # None for a response statement
+    reason = reasons(cov, only=(statement_id,)).of(statement_id)  # None for a response statement
     if choice.format == "json":
         text = json.dumps({"statement_id": statement_id, "component": comp.id,
                            "status": comp.status, "covered": path is not None, "path": steps,
