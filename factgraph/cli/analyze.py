@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from factgraph.cli.files import ID_OPTION, load_one_table
+from factgraph.cli.json_text import dumps_indented
 from factgraph.cli.output import (
     format_option,
     make_console,
@@ -134,7 +135,7 @@ def analyze_cmd(graph_file: str, fmt: str | None, outputs: tuple[str, ...],
     summary = coverage_summary(cov)
     with output_stream(choice.file) as stream:
         if choice.format == "json":
-            click.echo(json.dumps(summary, indent=2, ensure_ascii=False), file=stream)
+            click.echo(dumps_indented(summary), file=stream)
         else:
             _print_table(summary, cov, max_rows, make_console(stream))
 
