@@ -188,7 +188,11 @@ def _pair_positions(table: GraphTable, mask: np.ndarray, pairs: set[tuple[int, i
         return found
     n = len(table.statements)
     keys = np.array([a * n + b for a, b in pairs], dtype=np.int64)
-    cand = np.flatnonzero(mask)
+    # a cheap first cut (both ends among the pairs' ends) before the exact match
+    ends = np.zeros((2, n), dtype=bool)
+    ends[0, [a for a, _ in pairs]] = True
+    ends[1, [b for _, b in pairs]] = True
+    cand = np.flatnonzero(mask & ends[0][table.src] & ends[1][table.dst])
     hit = cand[np.isin(table.src[cand] * n + table.dst[cand], keys)]
     for i, a, b in zip(hit.tolist(), table.src[hit].tolist(), table.dst[hit].tolist(),
                        strict=True):
