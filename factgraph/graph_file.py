@@ -136,15 +136,16 @@ def _keep_details(details: dict[int, RelationRow], batch: list[RelationRow], sta
                   is_contradicts: np.ndarray, is_response: np.ndarray) -> None:
     """Keep, by position, the rows of one chunk a reason can name (``factgraph.graph.reasons``): an
     entailment from a response statement, a contradiction between the response and the
-    background, and only when it records a method, a trace id or metadata. A chunk with an
-    unknown endpoint keeps nothing (the whole table is refused)."""
+    background, and only when it records a method, a trace id or non-empty metadata (a row
+    with ``{}`` gives a reason nothing more than no row). A chunk with an unknown endpoint
+    keeps nothing (the whole table is refused)."""
     if not len(batch) or src.min() < 0 or dst.min() < 0:
         return
     from_response = is_response[src]
     wanted = (is_entails & from_response) | (is_contradicts & (from_response != is_response[dst]))
     for k in np.flatnonzero(wanted).tolist():
         row = batch[k]
-        if row.method is not None or row.trace_id is not None or row.metadata is not msgspec.UNSET:
+        if row.method is not None or row.trace_id is not None or row.metadata:  # {} is none
             details[start + k] = row
 
 
