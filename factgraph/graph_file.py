@@ -20,7 +20,7 @@ So the two paths agree by construction; ``tests/test_io_fast.py`` checks that th
 from __future__ import annotations
 
 from itertools import repeat
-from operator import attrgetter, is_
+from operator import attrgetter
 from typing import Annotated, Any
 
 import msgspec
@@ -75,6 +75,8 @@ class GraphRows(msgspec.Struct, forbid_unknown_fields=True):
 
 RELATION_CHUNK = 65_536  # relations decoded into rows at a time (bounds the rows alive)
 
+LABEL_CODE = {label: code for code, label in enumerate(RelationLabel)}
+
 _GRAPH_DECODER = msgspec.json.Decoder(GraphRows)
 _RELATIONS_DECODER = msgspec.json.Decoder(list[RelationRow])
 _ENVELOPE_DECODER = msgspec.json.Decoder(dict[str, msgspec.Raw])
@@ -102,7 +104,7 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
     is_response = np.fromiter((s.origin is Origin.response for s in statements), dtype=bool,
                               count=len(statements))
     details: dict[int, RelationRow] = {}
-    get, entails, contradicts = index.get, RelationLabel.entails, RelationLabel.contradicts
+    get = index.get
     for start in range(0, m, chunk):
         try:
             batch = _RELATIONS_DECODER.decode(b"[" + b",".join(raws[start:start + chunk]) + b"]")
@@ -113,11 +115,10 @@ def rows_to_table(rows: GraphRows, chunk: int = RELATION_CHUNK) -> GraphTable | 
                                      dtype=np.int64, count=len(batch))
         dst[start:end] = np.fromiter(map(get, map(attrgetter("dst"), batch), repeat(-1)),
                                      dtype=np.int64, count=len(batch))
-        is_entails[start:end] = np.fromiter(map(is_, map(attrgetter("label"), batch),
-                                                repeat(entails)), dtype=bool, count=len(batch))
-        is_contradicts[start:end] = np.fromiter(
-            map(is_, map(attrgetter("label"), batch), repeat(contradicts)), dtype=bool,
-            count=len(batch))
+        label = np.fromiter(map(LABEL_CODE.__getitem__, map(attrgetter("label"), batch)),
+                            dtype=np.int8, count=len(batch))  # one pass for both masks
+        is_entails[start:end] = label == LABEL_CODE[RelationLabel.entails]
+        is_contradicts[start:end] = label == LABEL_CODE[RelationLabel.contradicts]
         probability[start:end] = np.array(list(map(attrgetter("probability"), batch)),
                                           dtype=np.float64)
         _keep_details(details, batch, start, src[start:end], dst[start:end],
@@ -135,15 +136,16 @@ def _keep_details(details: dict[int, RelationRow], batch: list[RelationRow], sta
                   is_contradicts: np.ndarray, is_response: np.ndarray) -> None:
     """Keep, by position, the rows of one chunk a reason can name (``factgraph.graph.reasons``): an
     entailment from a response statement, a contradiction between the response and the
-    background, and only when it records a method, a trace id or metadata. A chunk with an
-    unknown endpoint keeps nothing (the whole table is refused)."""
+    background, and only when it records a method, a trace id or non-empty metadata (a row
+    with ``{}`` gives a reason nothing more than no row). A chunk with an unknown endpoint
+    keeps nothing (the whole table is refused)."""
     if not len(batch) or src.min() < 0 or dst.min() < 0:
         return
     from_response = is_response[src]
     wanted = (is_entails & from_response) | (is_contradicts & (from_response != is_response[dst]))
     for k in np.flatnonzero(wanted).tolist():
         row = batch[k]
-        if row.method is not None or row.trace_id is not None or row.metadata is not msgspec.UNSET:
+        if row.method is not None or row.trace_id is not None or row.metadata:  # {} is none
             details[start + k] = row
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+if TYPE_CHECKING:  # imported where used: every command reads these models, few draw them
+    import networkx as nx
 
 SCHEMA_VERSION = "1"
 
@@ -143,6 +145,8 @@ class FactGraph(_Strict):
 
     def to_networkx(self) -> nx.MultiDiGraph:
         """A NetworkX view: nodes carry statement fields, edges carry relation fields."""
+        import networkx as nx
+
         g: nx.MultiDiGraph = nx.MultiDiGraph(query=self.query)
         for s in self.statements:
             g.add_node(s.id, **s.model_dump(mode="json", exclude={"id"}))

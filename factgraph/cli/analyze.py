@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from factgraph.cli.files import ID_OPTION, load_one_table
+from factgraph.cli.json_text import dumps_indented
 from factgraph.cli.output import (
     format_option,
     make_console,
@@ -87,7 +88,9 @@ def contradiction_record(c: Contradiction, why: Reasons | None = None) -> dict[s
 def coverage_summary(cov: Coverage) -> dict[str, Any]:
     g = cov.graph
     found = contradictions(g)
-    why = reasons(cov)
+    covered, uncovered = cov.covered(), cov.uncovered()
+    # reasons only for what is printed: the representatives (the basis is among the uncovered)
+    why = reasons(cov, only={c.representative for c in covered + uncovered})
     n_resp = sum(1 for s in g.statements if s.origin.value == "response")
     n_relations = g.n_relations if isinstance(g, GraphTable) else len(g.relations)
     return {
@@ -101,9 +104,9 @@ def coverage_summary(cov: Coverage) -> dict[str, Any]:
         "n_covered": cov.n_covered,
         "n_uncovered": cov.n_uncovered,
         "n_basis": cov.n_basis,
-        "covered": [component_record(cov, c, why) for c in cov.covered()],
-        "uncovered": [component_record(cov, c, why) for c in cov.uncovered()],
-        "basis": [component_record(cov, c, why) for c in cov.basis()],
+        "covered": [component_record(cov, c, why) for c in covered],
+        "uncovered": [component_record(cov, c, why) for c in uncovered],
+        "basis": [component_record(cov, c, why) for c in uncovered if c.basis],
         # the "wrong" half: response statements that contradict a background statement
         "n_contradicted": len(found),
         "contradicted": [contradiction_record(c, why) for c in found],
@@ -132,7 +135,7 @@ def analyze_cmd(graph_file: str, fmt: str | None, outputs: tuple[str, ...],
     summary = coverage_summary(cov)
     with output_stream(choice.file) as stream:
         if choice.format == "json":
-            click.echo(json.dumps(summary, indent=2, ensure_ascii=False), file=stream)
+            click.echo(dumps_indented(summary), file=stream)
         else:
             _print_table(summary, cov, max_rows, make_console(stream))
 
@@ -247,7 +250,7 @@ def explain_cmd(graph_file: str, statement_id: str, fmt: str | None, outputs: tu
          "text": graph.statements[cov._position(sid)].text}
         for sid in (path or [])
     ]
-    reason = reasons(cov).of(statement_id)  # None for a response statement
+    reason = reasons(cov, only=(statement_id,)).of(statement_id)  # None for a response statement
     if choice.format == "json":
         text = json.dumps({"statement_id": statement_id, "component": comp.id,
                            "status": comp.status, "covered": path is not None, "path": steps,

@@ -23,7 +23,7 @@ statement, the path, the probability).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,7 +188,11 @@ def _pair_positions(table: GraphTable, mask: np.ndarray, pairs: set[tuple[int, i
         return found
     n = len(table.statements)
     keys = np.array([a * n + b for a, b in pairs], dtype=np.int64)
-    cand = np.flatnonzero(mask)
+    # a cheap first cut (both ends among the pairs' ends) before the exact match
+    ends = np.zeros((2, n), dtype=bool)
+    ends[0, [a for a, _ in pairs]] = True
+    ends[1, [b for _, b in pairs]] = True
+    cand = np.flatnonzero(mask & ends[0][table.src] & ends[1][table.dst])
     hit = cand[np.isin(table.src[cand] * n + table.dst[cand], keys)]
     for i, a, b in zip(hit.tolist(), table.src[hit].tolist(), table.dst[hit].tolist(),
                        strict=True):
@@ -209,10 +213,15 @@ def _relation_fields(table: GraphTable, position: int | None) -> dict[str, Any]:
             "conflict": md.get("conflict") if isinstance(md.get("conflict"), dict) else None}
 
 
-def reasons(coverage: Coverage) -> Reasons:
+def reasons(coverage: Coverage, only: Collection[str] | None = None) -> Reasons:
     """The reason of every context statement of ``coverage``'s graph, and of every pair of a
     response statement and a context statement it contradicts (see the module). O(V + E)
-    plus the length of the explaining paths."""
+    plus the length of the explaining paths.
+
+    ``only`` limits the statements given a reason to these ids (pairs are all kept): a reader
+    that shows one reason per component asks for its representatives only, and on a large
+    graph that skips the paths and relations of the statements it never shows. A reason does
+    not depend on which others are asked for."""
     g = coverage.graph
     table = g if isinstance(g, GraphTable) else GraphTable.from_graph(g)
     stmts = table.statements
@@ -238,7 +247,12 @@ def reasons(coverage: Coverage) -> Reasons:
             contra_rel[(r, c)] = _best(positions, table.probability)
 
     # the explaining paths of covered context statements and their first relations
-    covered = a.is_covered[a.component] & ~is_response
+    wanted = ~is_response
+    if only is not None:
+        chosen = np.zeros(len(stmts), dtype=bool)
+        chosen[[pos[sid] for sid in only if sid in pos]] = True
+        wanted &= chosen
+    covered = a.is_covered[a.component] & wanted
     paths = _paths(a.parent.tolist(), np.flatnonzero(covered).tolist())
     firsts = _pair_positions(table, table.is_entails,
                              {(p[0], p[1]) for p, _ in paths.values()})
@@ -255,9 +269,8 @@ def reasons(coverage: Coverage) -> Reasons:
             contradicted_by=tuple(stmts[x].id for x in contra[c]))
 
     by_statement: dict[str, Reason] = {}
-    for i, s in enumerate(stmts):
-        if said[i]:
-            continue
+    for i in np.flatnonzero(wanted).tolist():
+        s = stmts[i]
         against = tuple(stmts[x].id for x in contra[i]) if i in contra else ()
         if i in paths:
             steps, n_steps = paths[i]
