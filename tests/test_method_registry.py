@@ -193,7 +193,12 @@ def test_a_registered_method_runs_and_its_name_cannot_be_taken_twice() -> None:
             register_method(spec)
         ev = factgraph.evaluate(INPUT.query, INPUT.response, INPUT.documents,
                                 method="toy-meta", word="Oslo", cache=False)
-        assert ev.scores["comprehensiveness"] == 0.0 and ev.parameters == {"word": "Oslo"}
+        assert ev.scores["comprehensiveness"] == 0.0
+        # the Evaluator stamps the method, its options, models and generation settings
+        assert ev.parameters == {"method": "toy-meta", "word": "Oslo",
+                                 "models": {"text": None, "nli": None, "embeddings": None},
+                                 "generation": ev.parameters["generation"]}
+        assert ev.parameters["generation"]["seed"] == 0
         with pytest.raises(ConfigError, match="does not apply to method toy-meta"):
             factgraph.evaluate(INPUT.query, INPUT.response, method="toy-meta", t_rel=3)
     finally:

@@ -109,11 +109,6 @@ class ICATOptions(ICATMOptions, ICATAOptions):
     variant's model, so ``--method icat-m --max-aspects 3`` is refused."""
 
 
-def _models(session: ModelSession) -> dict[str, str | None]:
-    return {role: getattr(b, "model", None) for role, b in (
-        ("text", session.text), ("nli", session.nli), ("embeddings", session.embeddings))}
-
-
 def corpus_index(inp: EvaluationInput, session: ModelSession,
                  options: ICATOptions) -> RetrievalIndex:
     """The retrieval index of the options' corpus, else of the input's documents."""
@@ -213,15 +208,12 @@ def _scores(n_claims: int, n_supported: int, aspect_ids: list[str] | None,
 def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
              given_options: _ICATShared) -> Evaluation:
     """ICAT-M / -S / -A of one input (the corpus index is opened from the options; with
-    ``index_dir`` it is built once and reused). The variant's options are recorded."""
+    ``index_dir`` it is built once and reused)."""
     method = f"icat-{variant}"
     refuse_given_facts(inp, f"--method {method}", "ICAT reads aspects and a corpus; use "
                        "--method e2e or prf")
     options = ICATOptions.model_validate(given_options.model_dump())
-    params: dict[str, Any] = {"method": method, **given_options.model_dump(),
-                              "models": _models(session),
-                              "generation": session.params.model_dump(
-                                  mode="json", exclude={"json_schema"})}
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     topic = _topic(inp, options)
     # Files first: a bad path fails before any model call.
     given: list[Aspect] | None = None
