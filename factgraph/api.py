@@ -156,6 +156,24 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     ``max_pairs``, ``seed``, ``cache``, ``nli_model``, ``concurrency``). With ``evaluator``
     (see :func:`evaluator`) its loaded models and settings are used and no other setting may
     be given.
+
+    The evidence judge needs no model: each given fact is stated by a sentence of the
+    response, stated otherwise (contradicted), or missing.
+
+    >>> import factgraph
+    >>> ev = factgraph.evaluate(
+    ...     "Who was Mara Voss?", "Mara Voss was a painter born in Bergen in 1880.",
+    ...     facts=["Mara Voss was born in Bergen.", "Mara Voss was born in 1871.",
+    ...            "Mara Voss studied in Paris."],
+    ...     judge="e2e-evidence", cache=False)
+    >>> round(ev.scores["comprehensiveness"], 3)
+    0.333
+    >>> {v.statement_id: v.label for v in ev.verdicts}
+    {'g1': 'covered', 'g2': 'basis', 'g3': 'basis'}
+    >>> [(r.src, r.dst, r.label.value) for r in ev.graph.relations]
+    [('r1', 'g1', 'entails'), ('r1', 'g2', 'contradicts')]
+    >>> ev.parameters["method"], ev.parameters["coverage_judge"]
+    ('e2e', 'evidence')
     """
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     inp = EvaluationInput(id=input_id, query=query, response=response,

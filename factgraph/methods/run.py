@@ -1,9 +1,16 @@
 """Running a method on inputs: backends from specs, one fresh session per input, shared
 context reuse — what ``factgraph evaluate`` / ``batch`` / ``meta-eval`` and Python users call.
 
+>>> from factgraph.inputs import EvaluationInput, GivenFact
 >>> from factgraph.methods.run import Evaluator
->>> ev = Evaluator("e2e", model="openai:qwen@http://127.0.0.1:8000/v1")   # doctest: +SKIP
->>> result = ev(EvaluationInput(id="1", query=..., response=..., documents=[...]))  # +SKIP
+>>> ev = Evaluator("e2e", options={"coverage_judge": "evidence"})  # the judge needs no model
+>>> result = ev(EvaluationInput(
+...     id="1", query="Who was Mara Voss?", response="Mara Voss was born in Bergen.",
+...     facts=[GivenFact(id="f1", text="Mara Voss was born in Bergen.")]))
+>>> result.scores["comprehensiveness"], result.parameters["method"]
+(1.0, 'e2e')
+
+With a model: ``Evaluator("e2e", backends=Backends.from_specs("openai:qwen@URL"))``.
 """
 
 from __future__ import annotations
