@@ -234,6 +234,17 @@ def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str | None 
     ``resume=True`` continues an interrupted run: inputs already in the file are read back
     instead of evaluated (a torn last line is cut off and redone). Without ``results`` an
     input that raises raises. Settings are checked before the first input is read.
+
+    >>> import factgraph
+    >>> inputs = [{"id": "a", "query": "Who was Mara Voss?",
+    ...            "response": "Mara Voss was born in Bergen.",
+    ...            "facts": ["Mara Voss was born in Bergen.", "Mara Voss studied in Paris."]},
+    ...           {"id": "b", "query": "Who was Mara Voss?", "response": "A painter.",
+    ...            "facts": ["Mara Voss was born in Bergen."]}]
+    >>> for ev in factgraph.evaluate_many(inputs, judge="e2e-evidence", cache=False):
+    ...     print(ev.id, ev.scores["comprehensiveness"])
+    a 0.5
+    b 0.0
     """
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     total = len(inputs) if isinstance(inputs, Sequence) and not isinstance(inputs, str) \
@@ -283,7 +294,19 @@ def _with_id(ev: Evaluation, item_id: str) -> Evaluation:
 def load_results(path: PathLike) -> Iterator[Evaluation]:
     """Evaluations from a results file, one at a time (a large JSONL is never held in memory):
     a ``.jsonl`` / ``.jsonl.gz`` batch, or a single Evaluation ``.json``. A bad line raises
-    InputError naming the file and the line."""
+    InputError naming the file and the line.
+
+    >>> import tempfile, factgraph
+    >>> inputs = [{"id": "a", "query": "Who was Mara Voss?",
+    ...            "response": "Mara Voss was born in Bergen.",
+    ...            "facts": ["Mara Voss was born in Bergen."]}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = f"{folder}/results.jsonl"
+    ...     _ = list(factgraph.evaluate_many(inputs, judge="e2e-evidence", cache=False,
+    ...                                      results=path))
+    ...     print([(ev.id, ev.method) for ev in factgraph.load_results(path)])
+    [('a', 'e2e')]
+    """
     from factgraph.io import iter_evaluations
 
     yield from iter_evaluations(path)
