@@ -1,7 +1,8 @@
 """The ``>>>`` examples in factgraph's docstrings run (issue 34, item 6): every module of the
 package that holds one is collected here and its examples are run as doctests, so an example
 that no longer does what it shows fails. The public API's examples use the evidence judge,
-which needs no model."""
+which needs no model; the package's own docstring shows the graph engine (analyze, the
+uncovered basis, explain)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "factgraph"
 # the public API: each of these shows a runnable example (not skipped)
-PUBLIC = ("factgraph.api", "factgraph.export.frames", "factgraph.methods.run")
+PUBLIC = ("factgraph", "factgraph.api", "factgraph.export.frames", "factgraph.methods.run")
 
 
 def _modules_with_examples() -> list[str]:
