@@ -233,11 +233,6 @@ class E2EOptions(SummarizeOptions):
         names = set(self.flat_names(str(reported.get("coverage_judge", self.coverage_judge))))
         return {**{k: v for k, v in self.flat().items() if k in names}, **reported}
 
-    @classmethod
-    def own_values(cls, options: Any) -> dict[str, Any]:
-        """The flat options of the judge ``options`` holds (see :meth:`flat`)."""
-        return E2EOptions.flat(options)
-
     def __getattr__(self, name: str) -> Any:
         judge = self.__dict__.get("judge")
         if judge is not None and name in type(judge).model_fields:
