@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 from method_contract import obliging_session
-from pydantic import BaseModel, ConfigDict, Field
-from test_method_registry import INPUT, _fixture_options
+from test_method_registry import INPUT, _fixture_options, _run_toy, _ToyOptions
 
 import factgraph
 from factgraph.inputs import EvaluationInput
 from factgraph.methods import METHODS, MethodSpec, register_method
 from factgraph.methods.registry import option_fields
 from factgraph.methods.run import Backends
-from factgraph.models import Evaluation, FactGraph, Origin, Statement
+from factgraph.models import Evaluation
 from factgraph.stages.session import ModelSession
 
 
@@ -41,22 +40,15 @@ def test_every_method_is_stamped_with_its_name_options_models_and_generation(
         assert p[name] == value
 
 
-class _ToyOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    word: str = Field("Bergen", description="The word to look for.")
-
-
-def _run_toy(inp: EvaluationInput, session: ModelSession, options: _ToyOptions) -> Evaluation:
-    graph = FactGraph(query=inp.query, statements=[
-        Statement(id="r", text=inp.response, origin=Origin.response)])
-    return Evaluation(id=inp.id, method="toy-stamped", parameters={"judge": "by-eye"},
-                      scores={"comprehensiveness": float(options.word in inp.response)},
-                      graph=graph)
+def _run_reporting(inp: EvaluationInput, session: ModelSession, options: _ToyOptions
+                   ) -> Evaluation:
+    """The registry test's toy method, recording only what it alone knows."""
+    ev = _run_toy(inp, session, options)
+    return ev.model_copy(update={"method": "toy-stamped", "parameters": {"judge": "by-eye"}})
 
 
 def test_a_method_that_records_nothing_is_stamped_and_keeps_what_it_knows() -> None:
-    register_method(MethodSpec(name="toy-stamped", options=_ToyOptions, run=_run_toy))
+    register_method(MethodSpec(name="toy-stamped", options=_ToyOptions, run=_run_reporting))
     try:
         ev = factgraph.evaluate(INPUT.query, INPUT.response, INPUT.documents,
                                 method="toy-stamped", word="Oslo", cache=False)
