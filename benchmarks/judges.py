@@ -62,31 +62,37 @@ log = logging.getLogger("benchmarks.judges")
 
 DATA = Path("../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl")
 
-JUDGES: dict[str, tuple[str, dict[str, Any]]] = {
-    "e2e": ("e2e", {}),
-    "e2e-per-fact": ("e2e", {"coverage_judge": "per-fact"}),
-    "e2e-per-fact-k3": ("e2e", {"coverage_judge": "per-fact", "coverage_samples": 3}),
-    # the answer judge as first run (yes / no answers asked one by one), and its dev variants
-    "e2e-answers": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": False,
-                            "several_answers_check": False}),
-    "e2e-answers-quote": ("e2e", {"coverage_judge": "answers", "answer_quote": True,
-                                  "yes_no_polarity": False, "several_answers_check": False}),
-    "e2e-answers-resp": ("e2e", {"coverage_judge": "answers", "response_answers": True,
-                                 "yes_no_polarity": False, "several_answers_check": False}),
-    "e2e-answers-joint": ("e2e", {"coverage_judge": "answers", "answer_joint": True,
-                                  "yes_no_polarity": False, "several_answers_check": False}),
-    # one yes / no / both / unclear question per response for bare yes / no answers
-    "e2e-answers-polarity": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True,
-                                     "several_answers_check": False}),
-    # the default since dev chose it: a second answer counts only if the response gives
-    # several (on dev the check is asked whenever two answers reach 0.05, so that the re-read
-    # is exact at every candidate cut-off; on test at the tuned cut-off)
-    "e2e-answers-several": ("e2e", {"coverage_judge": "answers", "yes_no_polarity": True,
-                                    "several_answers_check": True, "coverage_cutoff": 0.05}),
-    "nli": ("nli", {}),
-    "nli-tuned": ("nli", {}),
-    "qa": ("qa", {}),
+# The judges are the named judges of factgraph.methods.judges; a run differs from one only
+# as this table says: dev-only variants of a named judge (the options they change), the name
+# the first runs' results carry ("e2e": the list judge), and the several-answers judge asked
+# at a low cut-off on dev (a second answer is checked whenever two answers reach 0.05, so that
+# the re-read is exact at every candidate cut-off; test runs at the tuned cut-off).
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "e2e": ("e2e-list", {}),
+    "e2e-per-fact-k3": ("e2e-per-fact", {"coverage_samples": 3}),  # self-consistency
+    "e2e-answers-quote": ("e2e-answers", {"answer_quote": True}),
+    "e2e-answers-resp": ("e2e-answers", {"response_answers": True}),
+    "e2e-answers-joint": ("e2e-answers", {"answer_joint": True}),
+    "e2e-answers-several": ("e2e-answers-several", {"coverage_cutoff": 0.05}),
 }
+
+
+def known_judges() -> list[str]:
+    """Every judge this benchmark runs: the named judges and the variants above."""
+    from factgraph.methods.judges import JUDGES
+
+    return sorted({*JUDGES, *VARIANTS})
+
+
+def judge_config(name: str) -> tuple[str, dict[str, Any]]:
+    """The method and options a run of judge ``name`` uses."""
+    from factgraph.methods.judges import get_judge
+
+    base, changed = VARIANTS.get(name, (name, {}))
+    judge = get_judge(base)
+    return judge.method, {**judge.options, **changed}
+
+
 CUTOFFS = [round(0.05 * k, 2) for k in range(1, 20)]
 
 
@@ -118,7 +124,7 @@ def run_items(judge: str, model: str, items: list[LabelledInput], path: Path,
     done, _ = repair_and_read_ids(path) if path.exists() else (set(), False)
     todo = [it for it in items if it.input.id not in done]
     if todo and (stop_at is None or time.time() < stop_at):
-        method, options = JUDGES[judge]
+        method, options = judge_config(judge)
         evaluator = Evaluator(method, backends=Backends.from_specs(model),
                               options={**options, **extra})
         for it in todo:  # one at a time, so that a stop time ends the run between items
@@ -304,9 +310,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{total} reference answers found, {nq} questions")
         return 0
     judges = [j.strip() for j in args.judges.split(",") if j.strip()]
-    unknown = [j for j in judges if j not in JUDGES]
+    unknown = [j for j in judges if j not in known_judges()]
     if unknown:
-        print(f"unknown judges {unknown}; known: {sorted(JUDGES)}", file=sys.stderr)
+        print(f"unknown judges {unknown}; known: {known_judges()}", file=sys.stderr)
         return 2
     ns = [int(x) for x in args.n.split(",")]
     ns = ns * len(judges) if len(ns) == 1 else ns[: len(judges)]
@@ -326,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     runs.mkdir(parents=True, exist_ok=True)
     rows: list[list[str]] = []
     for judge, n in zip(judges, ns, strict=True):
-        method, options = JUDGES[judge]
+        method, options = judge_config(judge)
         extra: dict[str, Any] = {}
         score_of: Callable[[Evaluation], float | None] | None = None
         note = None

@@ -4,6 +4,33 @@ The graph vocabulary and engine are imported here; the evaluation API (``evaluat
 ``evaluate_many``, ``evaluator``, ``load_results``, ``to_frame``, ``to_pyvis``, the typed
 ``EvaluationConfig``) is loaded on first use, so ``import factgraph`` pulls in no model
 engine, pandas, pyvis or Ray.
+
+A fact graph and what the graph engine reads off it: the response entails c1, c1 entails c2,
+c3 and c4 are equivalent and uncovered, c5 is entailed by c3 (so only c3/c4 are in the
+uncovered basis: adding them would cover c5 too).
+
+>>> from factgraph import FactGraph, Relation, Statement, analyze
+>>> graph = FactGraph(query="Who was Mara Voss?", statements=[
+...     Statement(id="r1", text="Mara Voss, born in Bergen in 1871.", origin="response"),
+...     Statement(id="c1", text="Mara Voss was born in Bergen in 1871.", origin="context"),
+...     Statement(id="c2", text="Mara Voss was born in Bergen.", origin="context"),
+...     Statement(id="c3", text="She studied in Paris.", origin="context"),
+...     Statement(id="c4", text="Paris is where she studied.", origin="context"),
+...     Statement(id="c5", text="She studied abroad.", origin="context")],
+...     relations=[Relation(src="r1", dst="c1", label="entails"),
+...                Relation(src="c1", dst="c2", label="entails"),
+...                Relation(src="c3", dst="c4", label="entails"),
+...                Relation(src="c4", dst="c3", label="entails"),
+...                Relation(src="c3", dst="c5", label="entails")])
+>>> coverage = analyze(graph)
+>>> coverage.score  # 2 covered of 4 context components
+0.5
+>>> coverage.explain("c2")  # the entailment path from the response
+['r1', 'c1', 'c2']
+>>> [c.members for c in coverage.basis()]
+[('c3', 'c4')]
+>>> [c.members for c in coverage.uncovered()]
+[('c3', 'c4'), ('c5',)]
 """
 
 from __future__ import annotations

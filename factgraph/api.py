@@ -156,6 +156,24 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     ``max_pairs``, ``seed``, ``cache``, ``nli_model``, ``concurrency``). With ``evaluator``
     (see :func:`evaluator`) its loaded models and settings are used and no other setting may
     be given.
+
+    The evidence judge needs no model: each given fact is stated by a sentence of the
+    response, stated otherwise (contradicted), or missing.
+
+    >>> import factgraph
+    >>> ev = factgraph.evaluate(
+    ...     "Who was Mara Voss?", "Mara Voss was a painter born in Bergen in 1880.",
+    ...     facts=["Mara Voss was born in Bergen.", "Mara Voss was born in 1871.",
+    ...            "Mara Voss studied in Paris."],
+    ...     judge="e2e-evidence", cache=False)
+    >>> round(ev.scores["comprehensiveness"], 3)
+    0.333
+    >>> {v.statement_id: v.label for v in ev.verdicts}
+    {'g1': 'covered', 'g2': 'basis', 'g3': 'basis'}
+    >>> [(r.src, r.dst, r.label.value) for r in ev.graph.relations]
+    [('r1', 'g1', 'entails'), ('r1', 'g2', 'contradicts')]
+    >>> ev.parameters["method"], ev.parameters["coverage_judge"]
+    ('e2e', 'evidence')
     """
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     inp = EvaluationInput(id=input_id, query=query, response=response,
@@ -216,6 +234,17 @@ def evaluate_many(inputs: PathLike | Iterable[InputLike], *, method: str | None 
     ``resume=True`` continues an interrupted run: inputs already in the file are read back
     instead of evaluated (a torn last line is cut off and redone). Without ``results`` an
     input that raises raises. Settings are checked before the first input is read.
+
+    >>> import factgraph
+    >>> inputs = [{"id": "a", "query": "Who was Mara Voss?",
+    ...            "response": "Mara Voss was born in Bergen.",
+    ...            "facts": ["Mara Voss was born in Bergen.", "Mara Voss studied in Paris."]},
+    ...           {"id": "b", "query": "Who was Mara Voss?", "response": "A painter.",
+    ...            "facts": ["Mara Voss was born in Bergen."]}]
+    >>> for ev in factgraph.evaluate_many(inputs, judge="e2e-evidence", cache=False):
+    ...     print(ev.id, ev.scores["comprehensiveness"])
+    a 0.5
+    b 0.0
     """
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     total = len(inputs) if isinstance(inputs, Sequence) and not isinstance(inputs, str) \
@@ -265,7 +294,19 @@ def _with_id(ev: Evaluation, item_id: str) -> Evaluation:
 def load_results(path: PathLike) -> Iterator[Evaluation]:
     """Evaluations from a results file, one at a time (a large JSONL is never held in memory):
     a ``.jsonl`` / ``.jsonl.gz`` batch, or a single Evaluation ``.json``. A bad line raises
-    InputError naming the file and the line."""
+    InputError naming the file and the line.
+
+    >>> import tempfile, factgraph
+    >>> inputs = [{"id": "a", "query": "Who was Mara Voss?",
+    ...            "response": "Mara Voss was born in Bergen.",
+    ...            "facts": ["Mara Voss was born in Bergen."]}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = f"{folder}/results.jsonl"
+    ...     _ = list(factgraph.evaluate_many(inputs, judge="e2e-evidence", cache=False,
+    ...                                      results=path))
+    ...     print([(ev.id, ev.method) for ev in factgraph.load_results(path)])
+    [('a', 'e2e')]
+    """
     from factgraph.io import iter_evaluations
 
     yield from iter_evaluations(path)

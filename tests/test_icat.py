@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from icat_support import (
     ASPECTS,
     CLAIMS,
@@ -23,9 +24,19 @@ from icat_support import (
     write_corpus,
 )
 
+from factgraph.cli.main import cli
+from factgraph.config import ConfigError, EvaluationConfig
 from factgraph.evaluation.gate import DraftScore, GateConfig, iteration_gate
 from factgraph.methods import get_method
-from factgraph.methods.icat import ICATOptions, run_icat_a, run_icat_m, run_icat_s
+from factgraph.methods.icat import (
+    ICATAOptions,
+    ICATMOptions,
+    ICATOptions,
+    ICATSOptions,
+    run_icat_a,
+    run_icat_m,
+    run_icat_s,
+)
 from factgraph.models import Evaluation, RelationLabel, StatementKind
 
 
@@ -37,10 +48,34 @@ def labels(ev: Evaluation) -> dict[str, str]:
     return {v.statement_id: v.label for v in ev.verdicts}
 
 
-def test_registry_points_at_the_run_functions() -> None:
-    for name, fn in (("icat-m", run_icat_m), ("icat-s", run_icat_s), ("icat-a", run_icat_a)):
+def test_registry_points_at_the_run_functions_and_each_variants_options() -> None:
+    for name, fn, options in (("icat-m", run_icat_m, ICATMOptions),
+                              ("icat-s", run_icat_s, ICATSOptions),
+                              ("icat-a", run_icat_a, ICATAOptions)):
         opts, run = get_method(name)
-        assert opts is ICATOptions and run is fn
+        assert opts is options and run is fn
+    assert set(ICATOptions.model_fields) == {*ICATMOptions.model_fields,
+                                            *ICATAOptions.model_fields}
+    assert "max_aspects" not in ICATMOptions.model_fields | ICATSOptions.model_fields
+    assert "qrels" not in ICATSOptions.model_fields | ICATAOptions.model_fields
+    assert "aspects" not in ICATAOptions.model_fields
+
+
+@pytest.mark.parametrize(("method", "flag", "owners"), [
+    ("icat-m", "--max-aspects", "icat-a"), ("icat-s", "--max-aspects", "icat-a"),
+    ("icat-s", "--qrels", "icat-m"), ("icat-a", "--aspects", "icat-m, icat-s")])
+def test_an_option_of_another_icat_variant_does_not_apply(method: str, flag: str,
+                                                          owners: str) -> None:
+    """Each variant takes its own options: ICAT-A's ``--max-aspects`` with ``--method icat-m``
+    is the usual "does not apply" error, on the command line and in Python."""
+    res = CliRunner().invoke(cli, ["evaluate", "--method", method, flag, "3", "--query", "q",
+                                   "--response", "README.md"])
+    assert res.exit_code == 2
+    assert f"{flag} does not apply to --method {method}" in res.output
+    assert f"{flag} is a flag of {owners}" in res.output
+    option = flag[2:].replace("-", "_")
+    with pytest.raises(ConfigError, match=f"'{option}' does not apply to method {method}"):
+        EvaluationConfig.from_flat({"method": method, option: "3"})
 
 
 def test_icat_m_aspects_from_qrels_of_the_best_supporting_document(tmp_path: Path) -> None:

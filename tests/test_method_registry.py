@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import factgraph
 from factgraph.cli.main import cli
-from factgraph.config import ConfigError, EvaluationConfig
+from factgraph.config import DEFAULT_METHOD, ConfigError, EvaluationConfig
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods import METHODS, MethodSpec, register_method
@@ -164,9 +164,15 @@ def test_meta_eval_eligibility_comes_from_the_registry(tmp_path: Path) -> None:
         from factgraph.cli.main import UserError
         from factgraph.cli.meta_eval import _meta_evaluable
 
-        with pytest.raises(UserError, match="toy-meta: x e2e, qa or nli"):
+        with pytest.raises(UserError, match="--method toy-meta: x ") as refused:
             _meta_evaluable("toy-meta", "x")
-        _meta_evaluable("nli", "x")
+        # the methods the registry marks meta-evaluable, the default one first
+        listed = re.split(r", | or ", str(refused.value).split("toy-meta: x ", 1)[1])
+        meta = [m for m in METHODS if METHODS[m].meta_evaluable]
+        assert sorted(listed) == sorted(meta) and "toy-meta" not in listed
+        assert listed[0] == DEFAULT_METHOD
+        for name in meta:
+            _meta_evaluable(name, "x")
     finally:
         METHODS.unregister("toy-meta")
     assert "toy-meta" not in METHODS
@@ -193,7 +199,12 @@ def test_a_registered_method_runs_and_its_name_cannot_be_taken_twice() -> None:
             register_method(spec)
         ev = factgraph.evaluate(INPUT.query, INPUT.response, INPUT.documents,
                                 method="toy-meta", word="Oslo", cache=False)
-        assert ev.scores["comprehensiveness"] == 0.0 and ev.parameters == {"word": "Oslo"}
+        assert ev.scores["comprehensiveness"] == 0.0
+        # the Evaluator stamps the method, its options, models and generation settings
+        assert ev.parameters == {"method": "toy-meta", "word": "Oslo",
+                                 "models": {"text": None, "nli": None, "embeddings": None},
+                                 "generation": ev.parameters["generation"]}
+        assert ev.parameters["generation"]["seed"] == 0
         with pytest.raises(ConfigError, match="does not apply to method toy-meta"):
             factgraph.evaluate(INPUT.query, INPUT.response, method="toy-meta", t_rel=3)
     finally:

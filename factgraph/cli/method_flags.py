@@ -5,10 +5,16 @@ description prefixed by the methods that take it, ``--x/--no-x`` for a bool, a c
 ``Literal``. Two methods share a flag only when their option means the same (same
 description); otherwise each field names its own flag (``--icat-beta``, ``--prf-beta``) and the
 bare name (``--beta``) stays accepted as a hidden flag that sets the chosen method's option.
+
+An installed method whose option would take a flag that is already another method's with
+another meaning, or one of the commands' own keywords, gets no flag for that option: one
+warning names it, the other methods' flags and the commands keep working, and the option stays
+settable with ``--set NAME=VALUE`` (or a ``--config`` file's ``[options]`` table).
 """
 
 from __future__ import annotations
 
+import logging
 import types
 import typing
 from collections.abc import Callable
@@ -19,6 +25,8 @@ import click
 from pydantic.fields import FieldInfo
 
 from factgraph.methods.registry import METHODS, option_fields, option_flag
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -90,27 +98,33 @@ def _same_meaning(a: FieldInfo, b: FieldInfo) -> bool:
 
 def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
     """Every registered method's option flags (visible first, then the hidden bare-name
-    aliases). ``reserved``: keywords the commands already use (a clash is a TypeError telling
-    the method's author to name the flag)."""
+    aliases). ``reserved``: keywords the commands already use. An option whose flag would be
+    one of them, or another method's flag with another meaning, gets no flag: one warning
+    says so and how to set it (``--set``); the flags made before it stay (the built-in
+    methods come first, so an installed method never takes a built-in's flag)."""
     by_dest: dict[str, OptionFlag] = {}
     aliases: dict[str, OptionFlag] = {}
     for method in METHODS:
         for name, info in option_fields(METHODS[method].options).items():
             flag = option_flag(name, info)
             dest = flag.replace("-", "_")
-            if dest in reserved:
-                raise TypeError(f"method {method}: option {name!r} would be flag --{flag}, "
-                                "which the commands already use; name another with "
-                                "json_schema_extra={'flag': ...}")
             seen = by_dest.get(dest)
+            if dest in reserved:
+                _skip(method, name, flag, "one of the commands' own flags",
+                      "in a --config file's [options] table")
+                continue
+            if seen is None and dest in aliases:
+                _skip(method, name, flag, "the old spelling of the option "
+                      f"{dest!r} of {', '.join(aliases[dest].methods)}")
+                continue
             if seen is None:
                 by_dest[dest] = OptionFlag(flag, dest, name, info, [method])
             elif seen.option == name and _same_meaning(seen.info, info):
                 seen.methods.append(method)
             else:
-                raise TypeError(f"flag --{flag}: option {name!r} of {method} and "
-                                f"{seen.option!r} of {', '.join(seen.methods)} differ; name one "
-                                "with json_schema_extra={'flag': ...}")
+                _skip(method, name, flag, f"the flag of option {seen.option!r} of "
+                                          f"{', '.join(seen.methods)}, which means another thing")
+                continue
             bare = name.replace("_", "-")
             if bare != flag:  # the bare name: the chosen method's option
                 alias = aliases.setdefault(name, OptionFlag(bare, name, name, info, [],
@@ -120,6 +134,13 @@ def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
         if name in by_dest or name in reserved:
             del aliases[name]
     return [*by_dest.values(), *aliases.values()]
+
+
+def _skip(method: str, option: str, flag: str, taken_by: str, how: str = "") -> None:
+    how = how or f"with --set {option}=VALUE"
+    log.warning("method %s: option %r gets no flag: --%s is %s; set it %s (its author can "
+                "name another flag with json_schema_extra={'flag': ...})",
+                method, option, flag, taken_by, how)
 
 
 def flag_options(flags: list[OptionFlag]) -> Callable[[Any], Any]:

@@ -118,7 +118,21 @@ def to_frame(evaluations: Evaluation | FactGraph | Iterable[Evaluation | FactGra
              level: Level = "evaluation") -> pd.DataFrame:
     """A pandas DataFrame of Evaluations (or FactGraphs) at one level: ``"evaluation"``,
     ``"statement"`` or ``"relation"`` (see the module docstring for the columns). Iterates
-    its input once, so ``load_results(path)`` can be passed directly."""
+    its input once, so ``load_results(path)`` can be passed directly.
+
+    >>> import factgraph
+    >>> ev = factgraph.evaluate(
+    ...     "Who was Mara Voss?", "Mara Voss was born in Bergen.",
+    ...     facts=["Mara Voss was born in Bergen.", "Mara Voss studied in Paris."],
+    ...     judge="e2e-evidence", cache=False)
+    >>> rows = to_frame(ev, level="statement")
+    >>> rows[["statement_id", "status", "basis"]].values.tolist()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [['r1', 'response', False], ['g1', 'covered', False],
+     ['g2', 'uncovered', True]]
+    >>> to_frame(ev)[["method", "comprehensiveness", "n_covered"]].values.tolist()
+    [['e2e', 0.5, 1.0]]
+    """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
     pandas = _pandas()

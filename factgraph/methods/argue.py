@@ -216,7 +216,7 @@ def run_argue(inp: EvaluationInput, session: ModelSession, options: ArgueOptions
                                     evidence=cov.explain(a) or [] if label == "covered" else []))
     return assemble(
         eval_id=inp.id, method="argue", graph=graph, session=session,
-        parameters={"method": "argue", **options.model_dump()},
+        parameters={},  # the Evaluator records the method, options and models
         scores=scores, verdicts=verdicts, response_id=inp.response_id or report.id,
         model=inp.model,
         metadata={"undefined": undefined, "outcomes": outcomes,

@@ -45,12 +45,15 @@ def comprehensiveness_scores(cov: Coverage) -> dict[str, float | None]:
 
 def assemble(
     *, eval_id: str, method: str, graph: FactGraph, session: ModelSession,
-    parameters: dict[str, Any], scores: dict[str, float | None] | None = None,
+    parameters: dict[str, Any] | None = None, scores: dict[str, float | None] | None = None,
     verdicts: list[Verdict] | None = None, response_id: str | None = None,
     model: str | None = None, metadata: dict[str, Any] | None = None,
 ) -> Evaluation:
     """The Evaluation of one input. Without ``scores`` the comprehensiveness scores of the
-    graph are used (``graph.analyze``) and verdicts derived from its coverage."""
+    graph are used (``graph.analyze``) and verdicts derived from its coverage.
+    ``parameters``: what only the method knows (a judge's choice, its calibration); the
+    Evaluator adds the method, its options, the models and the generation settings
+    (``factgraph.methods.run.stamp``)."""
     if scores is None:
         cov = analyze(graph)
         scores = comprehensiveness_scores(cov)
@@ -66,7 +69,7 @@ def assemble(
     traces = list({t.id: t for t in session.traces}.values())
     return Evaluation(
         id=eval_id, method=method, query=graph.query, response_id=response_id, model=model,
-        parameters=parameters, scores=scores, graph=graph, verdicts=verdicts or [],
-        traces=traces, limits_hit=list(session.limits_hit),
+        parameters=parameters if parameters is not None else {}, scores=scores, graph=graph,
+        verdicts=verdicts or [], traces=traces, limits_hit=list(session.limits_hit),
         parse_failures=list(session.failures), metadata=meta,
     )

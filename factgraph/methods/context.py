@@ -1,6 +1,6 @@
 """What the comprehensiveness methods (nli, qa, e2e) share: their options' common base and
 field groups, the context reuse (:class:`ContextStore`) and the small steps every run takes
-(the background texts, the recorded parameters, an incomplete evaluation).
+(the background texts, an incomplete evaluation).
 
 Context reuse: the context side (context atoms, their relevance, context→context relations;
 an e2e judge's context facts) depends only on the query, the background texts, the options and
@@ -117,15 +117,6 @@ def session_models(session: ModelSession) -> dict[str, str | None]:
     """The session's models by role (recorded, and part of a context part's key)."""
     return {role: getattr(b, "model", None) for role, b in (
         ("text", session.text), ("nli", session.nli), ("embeddings", session.embeddings))}
-
-
-def parameters(method: str, own: type[StrictOptions], options: Any,
-               session: ModelSession) -> dict[str, Any]:
-    """An Evaluation's parameters: the method, its own options (``own`` says which) as flat
-    names, the models and the generation settings."""
-    return {"method": method, **own.own_values(options),
-            "models": session_models(session),
-            "generation": session.params.model_dump(mode="json", exclude={"json_schema"})}
 
 
 def incomplete(eval_id: str, method: str, graph: FactGraph, session: ModelSession,

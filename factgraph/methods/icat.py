@@ -63,8 +63,8 @@ _EDGE = {"entails": RelationLabel.entails, "contradicts": RelationLabel.contradi
          "neutral": RelationLabel.neutral}
 
 
-class ICATOptions(BaseModel):
-    """Options of ICAT-M / ICAT-S / ICAT-A (defaults follow Samarinas et al. 2025, §4)."""
+class _ICATShared(BaseModel):
+    """The options every ICAT variant takes (defaults follow Samarinas et al. 2025, §4)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -72,10 +72,6 @@ class ICATOptions(BaseModel):
                                                  "file or a folder of .txt files (default: the "
                                                  "input's documents).",
                                json_schema_extra={"flag": "icat-corpus"})
-    aspects: str | None = Field(None, description="Aspects file (JSON/JSONL list, or TREC Web "
-                                                  "topics); ICAT-M and ICAT-S.")
-    qrels: str | None = Field(None, description="Aspect-level qrels 'TOPIC SUBTOPIC DOCID REL' "
-                                                "(ICAT-M).")
     beta: float = Field(1.0, gt=0, description="β of ICAT_β (> 1 weighs coverage more).",
                         json_schema_extra={"flag": "icat-beta"})
     top_k: int = Field(10, ge=1, description="Passages retrieved per claim.")
@@ -83,14 +79,34 @@ class ICATOptions(BaseModel):
                                                                     "embedding model).")
     index_dir: str | None = Field(None, description="Keep indexes here and reuse them (keyed "
                                                     "by corpus content, chunking and model).")
-    max_aspects: int = Field(10, ge=1, description="ICAT-A: at most this many aspects.")
     topic: str | None = Field(None, description="Topic id selecting aspects / qrels (default: "
                                                 "the input's metadata.topic).")
 
 
-def _models(session: ModelSession) -> dict[str, str | None]:
-    return {role: getattr(b, "model", None) for role, b in (
-        ("text", session.text), ("nli", session.nli), ("embeddings", session.embeddings))}
+class ICATAOptions(_ICATShared):
+    """Options of ICAT-A: the model writes the aspects."""
+
+    max_aspects: int = Field(10, ge=1, description="ICAT-A: at most this many aspects.")
+
+
+class ICATSOptions(_ICATShared):
+    """Options of ICAT-S: ground-truth aspects, aligned by the model."""
+
+    aspects: str | None = Field(None, description="Aspects file (JSON/JSONL list, or TREC Web "
+                                                  "topics); ICAT-M and ICAT-S.")
+
+
+class ICATMOptions(ICATSOptions):
+    """Options of ICAT-M: ground-truth aspects, aligned by aspect-level qrels."""
+
+    qrels: str | None = Field(None, description="Aspect-level qrels 'TOPIC SUBTOPIC DOCID REL' "
+                                                "(ICAT-M).")
+
+
+class ICATOptions(ICATMOptions, ICATAOptions):
+    """Every ICAT variant's options in one model: what :func:`run_icat` reads (a variant's
+    own model leaves the others' options at their defaults). Each method takes only its
+    variant's model, so ``--method icat-m --max-aspects 3`` is refused."""
 
 
 def corpus_index(inp: EvaluationInput, session: ModelSession,
@@ -190,16 +206,14 @@ def _scores(n_claims: int, n_supported: int, aspect_ids: list[str] | None,
 
 
 def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
-             options: ICATOptions) -> Evaluation:
-    """ICAT-M / -S / -A of one input (the corpus index is opened from ``options``; with
+             given_options: _ICATShared) -> Evaluation:
+    """ICAT-M / -S / -A of one input (the corpus index is opened from the options; with
     ``index_dir`` it is built once and reused)."""
     method = f"icat-{variant}"
     refuse_given_facts(inp, f"--method {method}", "ICAT reads aspects and a corpus; use "
                        "--method e2e or prf")
-    params: dict[str, Any] = {"method": method, **options.model_dump(),
-                              "models": _models(session),
-                              "generation": session.params.model_dump(
-                                  mode="json", exclude={"json_schema"})}
+    options = ICATOptions.model_validate(given_options.model_dump())
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     topic = _topic(inp, options)
     # Files first: a bad path fails before any model call.
     given: list[Aspect] | None = None
@@ -313,28 +327,28 @@ def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
     return finish(graph, scores, verdicts, why)
 
 
-def run_icat_m(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+def run_icat_m(inp: EvaluationInput, session: ModelSession, options: ICATMOptions
                ) -> Evaluation:
     """ICAT-M: ground-truth aspects and aspect-level qrels (Samarinas et al. 2025, Table 1)."""
     return run_icat("m", inp, session, options)
 
 
-def run_icat_s(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+def run_icat_s(inp: EvaluationInput, session: ModelSession, options: ICATSOptions
                ) -> Evaluation:
     """ICAT-S: ground-truth aspects, model alignment (Samarinas et al. 2025, Table 1)."""
     return run_icat("s", inp, session, options)
 
 
-def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATOptions
+def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATAOptions
                ) -> Evaluation:
     """ICAT-A: generated aspects, model alignment (Samarinas et al. 2025, Table 1)."""
     return run_icat("a", inp, session, options)
 
 
 _ICAT = "ICAT (Samarinas et al. 2025): factuality of the response's claims against a corpus, "
-ICAT_M = MethodSpec(name="icat-m", options=ICATOptions, run=run_icat_m, main_score="icat",
+ICAT_M = MethodSpec(name="icat-m", options=ICATMOptions, run=run_icat_m, main_score="icat",
                     description=_ICAT + "coverage of ground-truth aspects by qrels.")
-ICAT_S = MethodSpec(name="icat-s", options=ICATOptions, run=run_icat_s, main_score="icat",
+ICAT_S = MethodSpec(name="icat-s", options=ICATSOptions, run=run_icat_s, main_score="icat",
                     description=_ICAT + "coverage of ground-truth aspects by the model.")
-ICAT_A = MethodSpec(name="icat-a", options=ICATOptions, run=run_icat_a, main_score="icat",
+ICAT_A = MethodSpec(name="icat-a", options=ICATAOptions, run=run_icat_a, main_score="icat",
                     description=_ICAT + "coverage of generated aspects.")

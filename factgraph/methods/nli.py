@@ -25,7 +25,6 @@ from factgraph.methods.context import (
     context_part,
     counts_since,
     incomplete,
-    parameters,
     session_models,
 )
 from factgraph.methods.given_facts import refuse_given_facts
@@ -106,7 +105,7 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
     refuse_given_facts(inp, "--method nli", "use --method e2e or prf")
-    params = parameters("nli", NLIOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,
                         skip_implied=options.skip_implied, skip_inert=options.skip_inert,

@@ -204,7 +204,7 @@ def _given_reference(session: ModelSession, inp: EvaluationInput, options: PRFOp
 
 def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) -> Evaluation:
     """Factual precision / recall / weighted recall / recall@k / F1 of one response."""
-    params: dict[str, Any] = {"method": "prf", **options.model_dump()}
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     docs = _evidence(inp, options)
     passages = {f"e{n}": clip_text(session, d.id, d.text) for n, d in enumerate(docs, 1)}
     doc_of = {f"e{n}": d.id for n, d in enumerate(docs, 1)}

@@ -4,6 +4,8 @@ model)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from factgraph.inputs import EvaluationInput
@@ -15,7 +17,6 @@ from factgraph.methods.context import (
     SummarizeOptions,
     background_texts,
     incomplete,
-    parameters,
 )
 from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec
@@ -39,7 +40,7 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
     """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
     refuse_given_facts(inp, "--method qa", "use --method e2e or prf")
-    params = parameters("qa", QAOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     texts, docs = background_texts(session, inp, options)
     all_texts = {RESPONSE: inp.response, **texts}
     mined = mine_questions(session, all_texts)

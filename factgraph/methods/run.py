@@ -1,9 +1,16 @@
 """Running a method on inputs: backends from specs, one fresh session per input, shared
 context reuse — what ``factgraph evaluate`` / ``batch`` / ``meta-eval`` and Python users call.
 
+>>> from factgraph.inputs import EvaluationInput, GivenFact
 >>> from factgraph.methods.run import Evaluator
->>> ev = Evaluator("e2e", model="openai:qwen@http://127.0.0.1:8000/v1")   # doctest: +SKIP
->>> result = ev(EvaluationInput(id="1", query=..., response=..., documents=[...]))  # +SKIP
+>>> ev = Evaluator("e2e", options={"coverage_judge": "evidence"})  # the judge needs no model
+>>> result = ev(EvaluationInput(
+...     id="1", query="Who was Mara Voss?", response="Mara Voss was born in Bergen.",
+...     facts=[GivenFact(id="f1", text="Mara Voss was born in Bergen.")]))
+>>> result.scores["comprehensiveness"], result.parameters["method"]
+(1.0, 'e2e')
+
+With a model: ``Evaluator("e2e", backends=Backends.from_specs("openai:qwen@URL"))``.
 """
 
 from __future__ import annotations
@@ -13,11 +20,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from factgraph.backends.base import EmbeddingBackend, GenerationParams, NLIBackend, TextBackend
 from factgraph.backends.cache import CallCache
 from factgraph.inputs import EvaluationInput
 from factgraph.methods import get_method
-from factgraph.methods.context import ContextStore
+from factgraph.methods.context import ContextStore, session_models
+from factgraph.methods.registry import option_fields
 from factgraph.models import Evaluation
 from factgraph.prompts import PACKAGED, PromptSet
 from factgraph.stages.session import Limits, ModelSession
@@ -102,6 +112,37 @@ class Evaluator:
                            context_store=self.context_store)
         else:
             ev = self._run(inp, session, self._options)
+        ev.parameters = stamp(ev.parameters, self.method, self._options, session)
         if self.prompts.hashes:  # replaced prompts: name -> content hash (none: nothing new)
             ev.parameters["prompts"] = self.prompts.recorded()
         return ev
+
+
+STAMPED = ("method", "models", "generation")  # what stamp() writes beside the options
+
+
+def recorded_options(options: BaseModel, reported: dict[str, Any]) -> dict[str, Any]:
+    """The flat options an Evaluation records: ``options`` under their flat names (the
+    model's ``flat()`` where it has one, e2e's and its judge's), each value the run
+    ``reported`` for one of them winning. An options model with a ``recorded(reported)``
+    method decides itself (e2e: the auto judge's run reports the judge it chose, whose
+    options are recorded instead of auto's)."""
+    record = getattr(options, "recorded", None)
+    if callable(record):
+        return dict(record(reported))
+    flat = getattr(options, "flat", None)
+    return {**(dict(flat()) if callable(flat) else options.model_dump()), **reported}
+
+
+def stamp(reported: dict[str, Any], method: str, options: BaseModel,
+          session: ModelSession) -> dict[str, Any]:
+    """An Evaluation's parameters, written here for every method: the method, its flat
+    options, the models by role and the generation settings, then what only the method
+    knows and ``reported`` (the judge auto chose, a judge's calibration...). An option the
+    method reports under its flat name is recorded with the reported value."""
+    names = option_fields(type(options))
+    told = {k: v for k, v in reported.items() if k in names}
+    return {"method": method, **recorded_options(options, told),
+            "models": session_models(session),
+            "generation": session.params.model_dump(mode="json", exclude={"json_schema"}),
+            **{k: v for k, v in reported.items() if k not in names and k not in STAMPED}}

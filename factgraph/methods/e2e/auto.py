@@ -74,7 +74,8 @@ def run_auto(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
     parameter ``judge``."""
     options, chosen = resolve_auto_judge(inp, options)
     ev = get_judge_kind(options.coverage_judge).run(inp, session, options, context_store)
-    ev.parameters["judge"] = chosen
+    # the judge that ran, and its options (recorded instead of auto's)
+    ev.parameters = {**options.flat(), **ev.parameters, "judge": chosen}
     return ev
 
 

@@ -31,7 +31,7 @@ the count (``python -m benchmarks.fact_judge``). Without the model check no mode
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
@@ -39,7 +39,7 @@ from pydantic import Field
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble, comprehensiveness_scores, coverage_verdicts
-from factgraph.methods.context import ContextStore, doc_keys, incomplete, parameters
+from factgraph.methods.context import ContextStore, doc_keys, incomplete
 from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
 from factgraph.methods.e2e.options import E2EOptions, cutoff_field
 from factgraph.methods.given_facts import given_fact_statements
@@ -125,7 +125,7 @@ def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[
 def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
                  context_store: ContextStore | None = None) -> Evaluation:
     """The evidence judge (module docstring); ``context_store`` is not used."""
-    params = parameters("e2e", E2EOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     calibration = load_calibration(options.calibration)
     params["calibration"] = {"name": calibration.name, "fitted_on": calibration.fitted_on}
     docs = doc_keys(inp.documents)

@@ -17,7 +17,7 @@ response's own answers, added when a text supports them; ``factgraph.stages.resp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
@@ -30,7 +30,6 @@ from factgraph.methods.context import (
     counts_since,
     doc_keys,
     incomplete,
-    parameters,
     session_models,
 )
 from factgraph.methods.e2e.options import E2EOptions
@@ -178,7 +177,7 @@ def run_fact_questions(inp: EvaluationInput, session: ModelSession, options: E2E
                        context_store: ContextStore | None = None) -> Evaluation:
     """Per-fact end-to-end coverage: facts (or the texts' answers to the query) once per
     (query, texts), one question per fact."""
-    params = parameters("e2e", E2EOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     answers = options.coverage_judge == "answers"
     key = content_hash({"per-fact": True, "query": inp.query,
                         "docs": [(d.id, d.text) for d in inp.documents],

@@ -4,11 +4,11 @@ entailed by the response when covered."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
-from factgraph.methods.context import ContextStore, background_texts, incomplete, parameters
+from factgraph.methods.context import ContextStore, background_texts, incomplete
 from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
 from factgraph.methods.e2e.options import E2EOptions, cutoff_field
 from factgraph.methods.given_facts import refuse_given_facts
@@ -30,7 +30,7 @@ def run_list(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
     are context statements, the covered ones entailed by it."""
     refuse_given_facts(inp, "coverage_judge 'list'", "use 'evidence', 'sentences', "
                                                      "'per-fact' or 'auto'")
-    params = parameters("e2e", E2EOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     texts, docs = background_texts(session, inp, options)
     shown = [Document(id=d.id, text=texts[k], title=d.title) for k, d in docs.items()]
     reply = e2e_coverage(session, inp.query, inp.response, shown)

@@ -226,10 +226,12 @@ class E2EOptions(SummarizeOptions):
         judge = self.judge.model_dump()
         return {**own, "coverage_judge": judge.pop("coverage_judge"), **judge}
 
-    @classmethod
-    def own_values(cls, options: Any) -> dict[str, Any]:
-        """The flat options of the judge ``options`` holds (see :meth:`flat`)."""
-        return E2EOptions.flat(options)
+    def recorded(self, reported: dict[str, Any]) -> dict[str, Any]:
+        """The flat options an Evaluation of these options records, with what the run
+        ``reported`` winning: a run that ran another judge than ``coverage_judge`` (auto's
+        choice) reports that judge's options, and only the names that judge takes are kept."""
+        names = set(self.flat_names(str(reported.get("coverage_judge", self.coverage_judge))))
+        return {**{k: v for k, v in self.flat().items() if k in names}, **reported}
 
     def __getattr__(self, name: str) -> Any:
         judge = self.__dict__.get("judge")

@@ -5,12 +5,12 @@ the background texts are the facts, covered by the word check or MiniLM similari
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from factgraph.inputs import EvaluationInput
 from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
-from factgraph.methods.context import ContextStore, doc_keys, incomplete, parameters
+from factgraph.methods.context import ContextStore, doc_keys, incomplete
 from factgraph.methods.e2e.kinds import JudgeKind
 from factgraph.methods.e2e.options import E2EOptions, SentenceFields, cutoff_field
 from factgraph.methods.given_facts import given_fact_statements
@@ -42,7 +42,7 @@ def run_sentences(inp: EvaluationInput, session: ModelSession, options: E2EOptio
         split_facts,
     )
 
-    params = parameters("e2e", E2EOptions, options, session)
+    params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     if session.embeddings is None:
         raise UserInputError("the sentences judge needs an embedding model (--embed-model minilm)")
     docs = doc_keys(inp.documents)
