@@ -162,17 +162,17 @@ def test_meta_eval_eligibility_comes_from_the_registry(tmp_path: Path) -> None:
         assert "toy-meta" in METHODS and not METHODS["toy-meta"].meta_evaluable
         assert EvaluationConfig.from_flat({"method": "toy-meta"}).method == "toy-meta"
         from factgraph.cli.main import UserError
-        from factgraph.cli.meta_eval import _meta_evaluable
+        from factgraph.cli.meta_eval import require_meta_evaluable
 
         with pytest.raises(UserError, match="--method toy-meta: x ") as refused:
-            _meta_evaluable("toy-meta", "x")
+            require_meta_evaluable("toy-meta", "x")
         # the methods the registry marks meta-evaluable, the default one first
         listed = re.split(r", | or ", str(refused.value).split("toy-meta: x ", 1)[1])
         meta = [m for m in METHODS if METHODS[m].meta_evaluable]
         assert sorted(listed) == sorted(meta) and "toy-meta" not in listed
         assert listed[0] == DEFAULT_METHOD
         for name in meta:
-            _meta_evaluable(name, "x")
+            require_meta_evaluable(name, "x")
     finally:
         METHODS.unregister("toy-meta")
     assert "toy-meta" not in METHODS

@@ -3,17 +3,32 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.table import Table
 
-from factgraph.cli.evaluate import common_options
 from factgraph.cli.judge_choice import announce_auto
 from factgraph.cli.main import UserError
+from factgraph.cli.meta_eval_facts import facts_cmd
+from factgraph.cli.meta_eval_run import (
+    FORMATS,
+    card_fields,
+    data_path,
+    needs_results,
+    recorded_judge,
+    require_meta_evaluable,
+    run_judge,
+    run_missing,
+    run_options,
+)
+from factgraph.cli.meta_eval_run import (
+    ci_text as _ci,
+)
+from factgraph.cli.meta_eval_run import (
+    number_text as _num,
+)
 from factgraph.cli.output import (
     format_option,
     make_console,
@@ -33,122 +48,6 @@ def meta_eval_group() -> None:
 
 
 SPLITS = click.Choice(["all", "dev", "test"])
-FORMATS = ("table", "json")
-
-
-def run_options(resamples: int, unit: str) -> Callable[[Any], Any]:
-    """The options a meta-evaluation run shares: --resume, --resamples, --progress, --format,
-    -o/--output and the evaluation flags (common_options)."""
-    decorators = [
-        click.option("--resume", is_flag=True,
-                     help=f"Keep finished {unit} of --results; run the rest."),
-        click.option("--resamples", type=int, default=resamples, show_default=True,
-                     help="Bootstrap resamples for the BCa intervals."),
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress bar (default: when stderr is a terminal)."),
-        format_option(FORMATS, "table", "Table or JSON."),
-        output_option(FORMATS),
-        common_options,
-    ]
-
-    def apply(f: Any) -> Any:
-        for d in reversed(decorators):
-            f = d(f)
-        return f
-    return apply
-
-
-def run_missing(make_evaluator: Callable[[], Any], results: Path,
-                items: Sequence[tuple[str, Any]], resume: bool, progress: bool | None,
-                unit: str) -> None:
-    """Evaluate the items ``results`` does not hold yet (with ``resume``; all of them
-    without), appending each as it finishes; the evaluator is built only when there is work.
-    Raises UserError naming the failures file when items failed or a signal stopped the run."""
-    from factgraph.runners.batch import BatchRunner, repair_and_read_ids
-
-    done, _ = repair_and_read_ids(results) if resume else (set(), False)
-    todo = [(i, item) for i, item in items if i not in done]
-    if not todo:
-        return
-    evaluator = make_evaluator()
-    show = show_progress(progress)
-    try:
-        summary = BatchRunner(evaluator, results, resume=resume, progress=show).run(todo)
-    except (FileExistsError, ValueError) as e:
-        raise UserError(str(e)) from None
-    if summary.failed or summary.stopped_by_signal:
-        raise UserError(f"{summary.failed} {unit} failed"
-                        + (f", stopped by {summary.stopped_by_signal}"
-                           if summary.stopped_by_signal else "")
-                        + f": see {results}.failures.jsonl, then rerun with --resume")
-
-
-def needs_results(kw: dict[str, Any], results_file: str | None, resume: bool, score_only: bool,
-                  card_file: str | None, unit: str) -> bool:
-    """Whether a judge's results are read (``--results`` given); UserError for the flags that
-    need ``--results`` without it."""
-    if (kw.get("judge") or kw.get("method")) and not results_file:
-        raise UserError(f"--results FILE is needed to evaluate the {unit} (and to resume)")
-    if (resume or score_only or card_file) and not results_file:
-        raise UserError("--resume, --score-only and --judge-card need --results FILE")
-    return bool(results_file)
-
-
-def run_judge(kw: dict[str, Any], results: Path,
-              inputs: Callable[[], Sequence[tuple[str, Any]]], resume: bool,
-              progress: bool | None, unit: str,
-              check: Callable[[str], None] | None = None) -> None:
-    """Evaluate the ``inputs`` that ``results`` lacks with the judge / method of ``kw``
-    (``check(method)`` first, e.g. that it is meta-evaluable), appending to ``results``."""
-    from factgraph.cli.evaluate import build_config, evaluator_of
-    config = build_config(kw)
-    if check is not None:
-        check(config.method)
-    rows = inputs()
-    announce_auto(config, [inp for _, inp in rows])
-    run_missing(lambda: evaluator_of(config), results, rows, resume, progress, unit)
-
-
-def recorded_judge(evaluations: Sequence[Any]) -> str | None:
-    """The judge's name the first Evaluation records (its method without one)."""
-    if not evaluations:
-        return None
-    first = evaluations[0]
-    return str(first.parameters.get("judge") or first.method)
-
-
-def card_fields(evaluation: Any) -> dict[str, Any]:
-    """A judge card's method, model, embedder, options and prompts, from one of its
-    Evaluations."""
-    from factgraph.evaluation.pairwise_report import embeddings_of
-
-    first = evaluation.parameters
-    return {"method": evaluation.method, "model": (first.get("models") or {}).get("text"),
-            "options": {k: v for k, v in first.items()
-                        if k not in ("models", "generation", "method", "prompts")},
-            "prompts": first.get("prompts") or None,
-            "embeddings": embeddings_of(evaluation)}
-
-
-def _meta_evaluable(method: str, what: str) -> None:
-    """UserError unless the registry marks ``method`` meta-evaluable (its main score is a
-    comprehensiveness that human labels can be set against)."""
-    from factgraph.methods import METHODS
-
-    if not METHODS[method].meta_evaluable:
-        # the default method first, then the others, the latest registered first
-        names = sorted(reversed([m for m in METHODS if METHODS[m].meta_evaluable]),
-                       key=lambda m: m != DEFAULT_METHOD)
-        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
-        raise UserError(f"--method {method}: {what} {listed}")
-
-
-def _num(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _ci(ci: tuple[float, float] | None, digits: int = 3) -> str:
-    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if ci else "-"
 
 
 @meta_eval_group.command("judgements")
@@ -223,22 +122,9 @@ def judgements_cmd(file: str, outputs: tuple[str, ...], fmt: str | None, resampl
 DEFAULT_WIKICONTRADICT = "../shared/data/wikicontradict/wiki_contradict_simple_humaneval.jsonl"
 
 
-def _data_path(given: str | None, default: str, what: str) -> Path:
-    """``given``, else ``$FACTGRAPH_DATA/<folder>/<file>`` of ``default``, else ``default``
-    (``../shared/data/...``); a one-line error naming ``what`` when none exists."""
-    if given:
-        return Path(given)
-    root = os.environ.get("FACTGRAPH_DATA")
-    path = Path(root) / Path(default).parent.name / Path(default).name if root else Path(default)
-    if not path.exists():
-        raise UserError(f"no {what} file at {path}: pass it ({Path(default).name}) or set "
-                        "FACTGRAPH_DATA")
-    return path
-
-
 def _wikicontradict_path(given: str | None) -> Path:
     """``--data``, else ``$FACTGRAPH_DATA/wikicontradict/...``, else ``../shared/data/...``."""
-    return _data_path(given, DEFAULT_WIKICONTRADICT, "WikiContradict")
+    return data_path(given, DEFAULT_WIKICONTRADICT, "WikiContradict")
 
 
 @meta_eval_group.command("wikicontradict")
@@ -279,7 +165,7 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
     if kw.get("judge") and not kw.get("method"):
         kw["method"] = build_config(kw).method  # the judge's method, read the one way
     method = kw.get("method") or DEFAULT_METHOD
-    _meta_evaluable(method, "WikiContradict meta-evaluates")
+    require_meta_evaluable(method, "WikiContradict meta-evaluates")
     kw["method"] = method
     if sample is not None and sample < 1:
         raise UserError("--sample must be at least 1")
@@ -351,7 +237,7 @@ DEFAULT_PAIRWISE = "../shared/data/ragchecker/meta_eval_dev.jsonl.gz"
 
 def _pairwise_path(given: str | None) -> Path:
     """FILE, else ``$FACTGRAPH_DATA/ragchecker/...``, else ``../shared/data/ragchecker/...``."""
-    return _data_path(given, DEFAULT_PAIRWISE, "pairwise")
+    return data_path(given, DEFAULT_PAIRWISE, "pairwise")
 
 
 def _pct(value: float | None) -> str:
@@ -424,7 +310,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
 
     if judged and not score_only:
         run_judge(kw, Path(results_file or ""), inputs, resume, progress, "answers",
-                  lambda method: _meta_evaluable(method, "pairwise meta-evaluates"))
+                  lambda method: require_meta_evaluable(method, "pairwise meta-evaluates"))
     evaluations = None
     judge_name = kw.get("judge") or None
     if judged:
@@ -472,136 +358,4 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
                           "seconds")
 
 
-DEFAULT_FACTS = "../shared/data/realsumm/scu_presence_dev.jsonl.gz"
-
-
-def _facts_path(given: str | None) -> Path:
-    """FILE, else ``$FACTGRAPH_DATA/realsumm/...``, else ``../shared/data/realsumm/...``."""
-    return _data_path(given, DEFAULT_FACTS, "fact-labels")
-
-
-@meta_eval_group.command("facts")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option("--results", "results_file", default=None, type=click.Path(dir_okay=False),
-              help="Evaluations JSONL, appended summary by summary (reused with --resume). "
-                   "Without --results, --judge and --method only the reference points print.")
-@click.option("--score-only", is_flag=True,
-              help="Run no model: score the summaries --results already holds.")
-@click.option("--articles", "n_docs", type=int, default=None,
-              help="Only the summaries of the first K articles (doc ids in sorted order).")
-@click.option("--limit", type=int, default=None,
-              help="Only the first N summaries (file order, after --articles).")
-@click.option("--judge-card", "card_file", default=None, type=click.Path(dir_okay=False),
-              help="Write the fact-level judge card (every row, cost, options) here.")
-@click.option("--split", default="dev", show_default=True,
-              help="Name of the file's part, recorded in the card.")
-@run_options(resamples=2_000, unit="summaries")
-def facts_cmd(file: str | None, results_file: str | None, score_only: bool,
-              n_docs: int | None, limit: int | None, card_file: str | None, split: str,
-              resume: bool, resamples: int, progress: bool | None, outputs: tuple[str, ...],
-              fmt: str | None, **kw: Any) -> None:
-    """Agreement of a judge's per-fact decisions with people's labels (the fact-labels format;
-    `factgraph schema facts`; default: REALSumm's dev SCUs): each summary is evaluated with its
-    facts as given facts, and each fact's verdict — covered, contradicted (counted as not
-    present, and reported on its own) or missing — is set against the people's present label:
-    accuracy, balanced accuracy, Cohen's kappa, precision / recall / F1 of "missing", with BCa
-    95% intervals resampling articles; per summary, the share covered against the people's
-    share (Pearson; Kendall per article across systems; system level). Beside the judge, on
-    the same facts: the word share of the fact at 0.3 and at its best cut-off (optimistic),
-    and the people's own agreement (the first annotator against the second)."""
-    choice = read_output(outputs, fmt, FORMATS, "table")
-    from factgraph.datasets.fact_labels import load_fact_labels, select_rows
-    from factgraph.evaluation.facts_report import (
-        FactsCard,
-        JudgedFacts,
-        fact_verdicts,
-        facts_inputs,
-        facts_report,
-        write_facts_card,
-    )
-    from factgraph.io import iter_evaluations
-
-    for name, value in (("--articles", n_docs), ("--limit", limit)):
-        if value is not None and value < 1:
-            raise UserError(f"{name} must be at least 1")
-    path = _facts_path(file)
-    rows = select_rows(load_fact_labels(path), n_docs, limit)
-    judged = needs_results(kw, results_file, resume, score_only, card_file, "summaries")
-    if judged and not score_only:
-        run_judge(kw, Path(results_file or ""), lambda: facts_inputs(rows), resume, progress,
-                  "summaries")
-    verdicts: dict[str, JudgedFacts] | None = None
-    evaluations = []
-    judge_name = kw.get("judge") or None
-    if judged:
-        wanted = {r.row_id for r in rows}
-        verdicts = {}
-        for ev in iter_evaluations(results_file or ""):
-            if ev.id not in wanted:
-                continue
-            verdicts[ev.id] = fact_verdicts(ev)  # the graph is read here, then dropped
-            evaluations.append(ev.model_copy(update={"graph": ev.graph.model_copy(
-                update={"statements": [], "relations": []})}))
-        judge_name = judge_name or recorded_judge(evaluations)
-    report = facts_report(rows, verdicts, judge=judge_name or ("judge" if judged else None),
-                          evaluations=evaluations, n_resamples=resamples)
-    if card_file and evaluations:
-        selected = ", ".join(x for x in (f"first {n_docs} articles" if n_docs else "",
-                                         f"first {limit} summaries" if limit else "") if x)
-        write_facts_card(FactsCard(judge=report.judge or "judge",
-                                   **card_fields(evaluations[0]),
-                                   dataset=f"{path.name} (fact presence labels)", split=split,
-                                   report=report, note=selected or None), card_file)
-    with output_stream(choice.file) as stream:
-        if choice.format == "json":
-            click.echo(file=stream, message=json.dumps(report.model_dump(mode="json"), indent=2))
-            return
-        _print_facts_report(report, make_console(stream))
-
-
-def _with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
-    """``0.292 [0.229, 0.352]``, or the value alone without an interval."""
-    return f"{_num(value)} {_ci(ci)}" if ci else _num(value)
-
-
-def _print_facts_report(report: Any, console: Any) -> None:
-    """The two tables of ``meta-eval facts`` and the judge's cost per fact."""
-    title = (f"Per fact: agreement with people's present / not-present labels, {report.facts} "
-             f"facts of {report.summaries} summaries, {report.articles} articles "
-             f"({_num(report.present_share)} present); \"missing\" is the positive class; "
-             "BCa 95% CI resampling articles")
-    table = Table(title=title)
-    for col in ("scorer", "facts", "accuracy", "balanced acc.", "kappa [95% CI]",
-                "precision missing", "recall missing [95% CI]", "F1 missing", "contradicted"):
-        table.add_column(col, justify="left" if col == "scorer" else "right")
-    for r in report.rows:
-        wrong = "-" if r.contradicted is None else (
-            f"{r.contradicted}" + ("" if r.contradicted_not_present is None else
-                                   f" ({_num(r.contradicted_not_present, 2)} not present)"))
-        table.add_row(r.scorer, str(r.facts), _num(r.accuracy), _num(r.balanced_accuracy),
-                      _with_ci(r.kappa, r.kappa_ci), _num(r.precision_missing),
-                      _with_ci(r.recall_missing, r.recall_missing_ci),
-                      _num(r.f1_missing), wrong)
-    console.print(table)
-    console.print("word share: the share of the fact's content words found in the summary; "
-                  "optimistic: the cut-off of 0.1 … 0.9 with the best kappa on these rows; "
-                  "people: the first annotator's vote against the second's")
-    if report.undefined:
-        console.print(f"{report.undefined} facts the judge left undecided are left out of "
-                      "every row")
-    if report.cost is not None:
-        c = report.cost
-        console.print(f"cost per fact: {c.calls:.2f} model calls, {c.generated_tokens:.1f} "
-                      f"generated tokens, {c.model_seconds:.2f} model seconds")
-    table = Table(title=f"Per summary: share of facts covered against the people's share, "
-                        f"{report.summaries} summaries (Kendall per article: mean τ-b across "
-                        "systems, BCa 95% CI over articles)")
-    for col in ("scorer", "Pearson", "Kendall per article [95% CI]", "articles",
-                "system Pearson", "system Kendall", "systems"):
-        table.add_column(col, justify="left" if col == "scorer" else "right")
-    for r in report.summary_rows:
-        table.add_row(r.scorer, _num(r.pearson),
-                      _with_ci(r.kendall_per_article, r.kendall_per_article_ci),
-                      str(r.articles_ranked), _num(r.system_pearson), _num(r.system_kendall),
-                      str(r.systems))
-    console.print(table)
+meta_eval_group.add_command(facts_cmd)
