@@ -132,3 +132,13 @@ def test_auto_routes_given_facts_and_long_answers_to_the_evidence_judge() -> Non
     ev = run_e2e(inp, ModelSession(), ComprehensivenessOptions(coverage_judge="auto"))
     assert ev.parameters["judge"] == "e2e-evidence"
     assert ev.scores["n_covered"] == 1
+
+
+def test_the_judges_cut_off_is_the_shipped_calibrations() -> None:
+    """The option's default and the cut-off chosen in the left-out folds (shipped with the
+    calibration) cannot drift apart unnoticed."""
+    from factgraph.methods.e2e.evidence import EvidenceJudge
+    from factgraph.stages.fact_calibration import load_calibration
+
+    judge = EvidenceJudge()
+    assert judge.coverage_cutoff == load_calibration(judge.calibration).cutoff
