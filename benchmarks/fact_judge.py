@@ -331,7 +331,41 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
         hits = [h for v in detected[name].values() for h in v]
         out[name]["changed_detected_share"] = float(np.mean(hits)) if hits else None
     out["wikicontradict"] = wikicontradict_detection()
+    out["factscore"] = factscore_check(calibration)
     return out
+
+
+def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
+    """Another kind of text, no labels needed: FActScore's biographies, each with the atomic
+    facts people extracted *from that biography* — every one is stated, so the judge should
+    call them covered and none contradicted (a floor on false alarms on text it never saw)."""
+    folder = SHARED / "factscore"
+    if not folder.is_dir():
+        return None
+    facts_n = covered = contradicted = answers = flagged = 0
+    for path in sorted(folder.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                facts = [a["text"] for ann in row.get("annotations") or []
+                         for a in ann.get("human-atomic-facts") or []]
+                if not facts:
+                    continue
+                answers += 1
+                sentences = split_sentences(row["output"], min_content_words=1) or [row["output"]]
+                index = ResponseIndex.of(sentences)
+                evs = [fact_evidence(fact, index) for fact in facts]
+                p = calibration.probability(np.array([feature_vector(e, False) for e in evs]))
+                wrong = [e.sentence >= 0 and contradiction(
+                    fact, sentences[e.sentence], row["output"]) is not None
+                    for fact, e in zip(facts, evs, strict=True)]
+                facts_n += len(facts)
+                contradicted += sum(wrong)
+                covered += int(sum(pk >= calibration.cutoff and not w
+                                   for pk, w in zip(p, wrong, strict=True)))
+                flagged += any(wrong)
+    return {"answers": answers, "facts": facts_n, "covered_share": covered / max(facts_n, 1),
+            "contradicted": contradicted, "answers_with_any_contradiction": flagged}
 
 
 def wikicontradict_detection() -> dict[str, Any] | None:

@@ -35,7 +35,7 @@ from factgraph.stages.fact_evidence import names, numbers, stem, stems
 REST_SHARE = 0.75
 CLAUSE_SHARE = 0.75  # negation and antonyms: the clause must carry the fact
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
-                      "neither", "nor", "cannot", "nowhere"})
+                      "neither", "nor", "cannot", "nowhere", "unable"})
 _PAIRS = (
     ("positive", "negative"), ("increase", "decrease"), ("increase", "reduce"),
     ("rise", "fall"), ("higher", "lower"), ("high", "low"), ("more", "fewer"),
@@ -88,8 +88,17 @@ def _tokens(text: str) -> list[str]:
     return [NUMBER_WORDS.get(t, t) for t in (t.lower() for t in _TOKEN.findall(plain))]
 
 
+# a quoted title says nothing about the fact's polarity ("The Night We Never Met", a quote
+# left open by a cut sentence too); a quoted phrase that is no title ("never carried it") does
+_QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)")
+# a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4")
+_NAME_NEGATOR = re.compile(r"(?<=\S\s)(?:Without|Never|No|Not|None|Nothing|Nobody)\b")
+_NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
+
+
 def _negated(text: str) -> bool:
-    return any(t in NEGATORS for t in _tokens(_NO_NUMBER.sub("number ", text)))
+    plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", _QUOTED.sub(" ", text)))
+    return any(t in NEGATORS for t in _tokens(_NO_NUMBER.sub("number ", plain)))
 
 
 def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
@@ -124,12 +133,13 @@ def _next_word(tokens: list[str], i: int) -> str | None:
 def _number_slots(text: str) -> list[tuple[str, str | None]]:
     """(number, the word after it) for each number of ``text`` as content words read it."""
     toks = _tokens(text)
+    raw = [t.lower() for t in _TOKEN.findall(text)]  # before "one" reads as 1
     nums = set(numbers(text))
     out = []
     for i, t in enumerate(toks):
         v = t.replace(",", "")
-        if v in nums or t in nums:
-            out.append((v, _next_word(toks, i)))
+        if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one"):
+            out.append((v, _next_word(toks, i)))  # "one of his albums" counts nothing
     return out
 
 
@@ -211,9 +221,12 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     # "Baron/Pup": alternatives; one of them stated is enough
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
 
-    def stated(n: str) -> bool:  # anywhere in the response: a name said elsewhere is no swap
-        return any(re.search(rf"\b{re.escape(a)}\b", response_lower)
-                   for a in next((g for g in alternatives if n in g), {n}))
+    spelled_out = _initials(response_lower.title().replace(" Of ", " "))  # "MP"
+
+    def stated(n: str) -> bool:  # anywhere in the response (a plural too; "MP" for "Member
+        return n in spelled_out or any(  # of Parliament"): a name said elsewhere is no swap
+            re.search(rf"\b{re.escape(a)}(?:s|es)?\b", response_lower)
+            for a in next((g for g in alternatives if n in g), {n}))
 
     absent = [n for n in fact_names if not stated(n)]
     if not absent:
@@ -253,7 +266,7 @@ def _antonym_conflict(fact_tokens: list[str], sentence_tokens: set[str], fact_st
 
 
 _CLAUSE = re.compile(r"\s*[;:()]\s*|,\s+|\s+(?:and|but|whereas|while|although|because|which|"
-                     r"since|that|so|or)\s+")
+                     r"since|that|so|or|as|when|where|who|after|before|until|unless|if)\s+")
 
 
 def aligned_clause(fact_stems: list[str], sentence: str) -> str:
