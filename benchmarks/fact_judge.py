@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from factgraph.methods.e2e.evidence import reference_facts
-from factgraph.stages.contradiction import ANTONYMS, NEGATORS, aligned_clause, contradiction
+from factgraph.stages.contradiction import ANTONYMS, NEGATORS, contradiction
 from factgraph.stages.fact_calibration import (
     DEFAULT_CALIBRATION,
     Calibration,
@@ -240,13 +240,14 @@ def _changes(fact: str, sentence: str) -> list[tuple[str, str]]:
             out.append(("antonym", re.sub(rf"\b{w}\b", sorted(ANTONYMS[w])[0], sentence,
                                           count=1)))
             break
-    clause = aligned_clause(stems(fact), sentence)  # "not" goes where the fact is stated
-    for aux in ("is", "are", "was", "were", "has", "have", "had", "can", "will"):
-        if re.search(rf"\b{aux}\b", clause) and not any(
-                t in NEGATORS for t in re.findall(r"[a-z']+", sentence.lower())):
-            negated = re.sub(rf"\b{aux}\b", f"{aux} not", clause, count=1)
-            out.append(("negation", sentence.replace(clause, negated, 1)))
-            break
+    # "not" goes before what states the fact: an auxiliary whose next word is the fact's
+    # ("Miller was caught" -> "Miller was not caught"), not anywhere in the sentence
+    fact_stems = set(stems(fact))
+    if not any(t in NEGATORS for t in re.findall(r"[a-z']+", sentence.lower())):
+        for m in re.finditer(r"\b(is|are|was|were|has|have|had|can|will)\s+(\w+)", sentence):
+            if stems(m.group(2)) and stems(m.group(2))[0] in fact_stems:
+                out.append(("negation", sentence[: m.end(1)] + " not" + sentence[m.end(1):]))
+                break
     for name in names(fact):
         m = re.search(rf"\b{re.escape(name)}\b", sentence, re.I)
         if m is not None and len(name) >= 4:

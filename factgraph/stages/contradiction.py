@@ -90,15 +90,43 @@ def _tokens(text: str) -> list[str]:
 
 # a quoted title says nothing about the fact's polarity ("The Night We Never Met", a quote
 # left open by a cut sentence too); a quoted phrase that is no title ("never carried it") does
-_QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)")
+_QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)|``\s*[A-Z].*?(?:''|$)")
 # a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4")
 _NAME_NEGATOR = re.compile(r"(?<=\S\s)(?:Without|Never|No|Not|None|Nothing|Nobody)\b")
 _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
 
 
-def _negated(text: str) -> bool:
+def _negated_words(text: str) -> list[str]:
+    """The stems of the words ``text`` negates: for each negator, the next content word that
+    is not a number ("does not rely on" -> "rely"; "is not the 2010 winner" -> "winner"); empty
+    when nothing is negated. Titles (quoted, or a
+    capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", _QUOTED.sub(" ", text)))
-    return any(t in NEGATORS for t in _tokens(_NO_NUMBER.sub("number ", plain)))
+    toks = _tokens(_NO_NUMBER.sub("number ", plain))
+    out = []
+    for i, t in enumerate(toks):
+        if t in NEGATORS:
+            nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
+                        and w.isalpha() and len(w) >= 3 and w not in STOPWORDS), None)
+            out.append(stem(nxt) if nxt else "")
+    return out
+
+
+def _negated(text: str) -> bool:
+    return bool(_negated_words(text))
+
+
+def _negation_conflict(fact: str, clause: str) -> Conflict | None:
+    """One side negates and the other does not, and the word negated is the other side's
+    too ("does not rely on X" against "learns from X" is no conflict: "rely" is not there)."""
+    in_fact, in_clause = _negated_words(fact), _negated_words(clause)
+    if bool(in_fact) == bool(in_clause):
+        return None
+    negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
+    if not any(w and w in set(stems(other)) for w in negated):
+        return None
+    return Conflict("negation", "not" if in_fact else "(affirmed)",
+                    "not" if in_clause else "(affirmed)")
 
 
 def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
@@ -309,9 +337,10 @@ def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
     clause = aligned_clause(fact_stems, sentence)
     clause_stems = set(stems(clause))
     share, size = _rest_share(fact_stems, set(), clause_stems)
-    if share >= CLAUSE_SHARE and size >= 3 and _negated(fact) != _negated(clause):
-        return Conflict("negation", "not" if _negated(fact) else "(affirmed)",
-                        "not" if _negated(clause) else "(affirmed)")
+    if share >= CLAUSE_SHARE and size >= 3:
+        found = _negation_conflict(fact, clause)
+        if found is not None:
+            return found
     found = _antonym_conflict(_tokens(fact), set(_tokens(clause)), fact_stems,
                               clause_stems)
     if found is not None:
