@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from factgraph.config import ConfigError, EvaluationConfig
+from factgraph.errors import describe_validation_error
 from factgraph.inputs import Document, EvaluationInput, GivenFact, given_facts_from
-from factgraph.io import describe_validation_error
 from factgraph.models import Evaluation
 from factgraph.runners.batch import BatchRunner, progress_bar
 

@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from factgraph.backends.base import DEFAULT_MAX_TOKENS
-from factgraph.io import InputError, UserInputError, describe_validation_error
+from factgraph.errors import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
     from factgraph.backends.base import GenerationParams

@@ -28,8 +28,9 @@ from factgraph.cli.output import (
 )
 from factgraph.cli.progress import show_progress
 from factgraph.config import DEFAULT_METHOD
+from factgraph.errors import InputError
 from factgraph.inputs import Document, EvaluationInput, GivenFact
-from factgraph.io import InputError, read_jsonl
+from factgraph.io import read_jsonl
 from factgraph.methods import METHODS
 from factgraph.models import Evaluation
 
@@ -325,8 +326,9 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                  fmt: str | None, fail_under: float | None, fail_score: str | None,
                  judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
+    from factgraph.errors import parse_model
     from factgraph.evaluation.meta_eval import attach_card, read_judge_card
-    from factgraph.io import parse_model, write_json
+    from factgraph.io import write_json
     from factgraph.testing import comprehensiveness_message, gate_record
 
     choice = read_output(outputs, fmt, FORMATS, "table")

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 InputKind = Literal["short answer", "long-form"]
 

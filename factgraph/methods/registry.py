@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 if TYPE_CHECKING:
     from factgraph.inputs import EvaluationInput

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from factgraph.io import UserInputError, plugins
+from factgraph.errors import UserInputError
+from factgraph.plugins import plugins
 
 if TYPE_CHECKING:
     from factgraph.inputs import EvaluationInput

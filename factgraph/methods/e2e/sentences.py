@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, doc_keys, incomplete
 from factgraph.methods.e2e.kinds import JudgeKind
