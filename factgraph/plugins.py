@@ -91,7 +91,10 @@ class PluginRegistry(Generic[K, P]):
         if old is not None and old is not spec:
             if not replace:
                 raise ValueError(f"{self._describe(spec)} is already registered")
-            self._replaced.setdefault(key, old)
+            if self._replaced.get(key) is spec:  # the shadowed one put back
+                del self._replaced[key]
+            else:
+                self._replaced.setdefault(key, old)
         self._specs[key] = spec
         return spec
 
