@@ -40,6 +40,7 @@ from factgraph.errors import InputError, UserInputError, describe_validation_err
 
 if TYPE_CHECKING:
     from factgraph.backends.base import GenerationParams
+    from factgraph.methods.registry import EmbeddingNeed
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
 
@@ -226,26 +227,24 @@ class EvaluationConfig(BaseModel):
             return f"{model}@{self.base_url}"
         return model
 
+    def typed_options(self) -> BaseModel:
+        """The method's options as its typed model (validated when the config was built)."""
+        from factgraph.methods.registry import get_method_spec
+
+        return get_method_spec(self.method).options.model_validate(self.options)
+
+    def embeddings_needed(self) -> EmbeddingNeed:
+        """Whether the run needs an embedding model, as its options say (a pruning lever of
+        nli, an e2e judge kind that reads sentence similarity: ``JudgeKind.embeddings``)."""
+        from factgraph.methods.registry import embeddings_needed
+
+        return embeddings_needed(self.typed_options())
+
     def embed_model_spec(self) -> str | None:
-        """The embedding spec; MiniLM when a pruning option or an e2e judge that reads
-        sentence similarity needs embeddings and none is given."""
-        if self.embed_model is None and (self.options.get("prune_top_k") is not None
-                                         or self.options.get("prune_min_similarity") is not None
-                                         or self._judge_may_embed()):
+        """The embedding spec; MiniLM when the options need embeddings and none is given."""
+        if self.embed_model is None and self.embeddings_needed() != "none":
             return "minilm"
         return self.embed_model
-
-    def _judge_may_embed(self) -> bool:
-        return self._coverage_judge() in ("auto", "sentences")
-
-    def _coverage_judge(self) -> str | None:
-        """The e2e judge this config runs (its option, else the options' default); None for
-        another method."""
-        if self.method != "e2e":
-            return None
-        from factgraph.methods.e2e.options import DEFAULT_COVERAGE_JUDGE
-
-        return str(self.options.get("coverage_judge", DEFAULT_COVERAGE_JUDGE))
 
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
@@ -255,8 +254,8 @@ class EvaluationConfig(BaseModel):
 
         model = self.text_model_spec()
         text_kwargs = concurrency_kwargs(model, self.concurrency)  # the engine's own keyword
-        # "auto" embeds only for a long-form answer: load MiniLM then, not before
-        lazy = self.embed_model is None and self._coverage_judge() == "auto"
+        # e2e's "auto" embeds only for a long-form answer: load MiniLM then, not before
+        lazy = self.embed_model is None and self.embeddings_needed() == "lazy"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
                                    cache=self.cache, text_kwargs=text_kwargs,
                                    lazy_embeddings=lazy)

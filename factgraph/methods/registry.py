@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -80,6 +80,18 @@ class MethodSpec:
     needs_response: bool = True
     meta_evaluable: bool = False
     main_score: str = "comprehensiveness"
+
+
+EmbeddingNeed = Literal["none", "now", "lazy"]
+"""Whether a run needs an embedding model: ``"none"``; ``"now"`` (loaded with the other models);
+``"lazy"`` (loaded the first time an input asks for it, e2e's ``auto`` judge)."""
+
+
+def embeddings_needed(options: BaseModel) -> EmbeddingNeed:
+    """What a method's parsed options say they need: their ``embeddings_needed()`` where the
+    model defines it, else ``"none"``."""
+    need = getattr(options, "embeddings_needed", None)
+    return need() if callable(need) else "none"
 
 
 BUILTIN_METHODS: dict[str, str] = {
