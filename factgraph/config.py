@@ -30,6 +30,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
@@ -128,6 +129,8 @@ class EvaluationConfig(BaseModel):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Method options (validated by the method).")
+    # the options as the method's typed model, made when the options are validated (below)
+    _typed_options: tuple[dict[str, Any], BaseModel] | None = PrivateAttr(None)
 
     @field_validator("method")
     @classmethod
@@ -148,9 +151,10 @@ class EvaluationConfig(BaseModel):
         if unknown:
             raise UnknownOptionError(self.method, unknown, accepted)
         try:
-            options_cls.model_validate(self.options)
+            typed = options_cls.model_validate(self.options)
         except ValidationError as e:
             raise ValueError(f"options.{describe_validation_error(e)}") from None
+        self._typed_options = (dict(self.options), typed)
         return self
 
     # -- building ------------------------------------------------------------------------------
@@ -228,10 +232,15 @@ class EvaluationConfig(BaseModel):
         return model
 
     def typed_options(self) -> BaseModel:
-        """The method's options as its typed model (validated when the config was built)."""
+        """The method's options as its typed model, validated once, when the config was
+        built (again only if ``options`` was changed since)."""
         from factgraph.methods.registry import get_method_spec
 
-        return get_method_spec(self.method).options.model_validate(self.options)
+        made = self._typed_options
+        if made is None or made[0] != self.options:
+            typed = get_method_spec(self.method).options.model_validate(self.options)
+            made = self._typed_options = (dict(self.options), typed)
+        return made[1]
 
     def embeddings_needed(self) -> EmbeddingNeed:
         """Whether the run needs an embedding model, as its options say (a pruning lever of
@@ -267,7 +276,7 @@ class EvaluationConfig(BaseModel):
 
         prompts = prompt_set(self.prompts_dir)  # checked before any model is loaded
         return Evaluator(self.method, backends=backends if backends is not None
-                         else self.backends(), options=dict(self.options),
+                         else self.backends(), options=self.typed_options(),
                          params=self.generation.to_params(), limits=self.limits.to_limits(),
                          prompts=prompts)
 

@@ -46,3 +46,16 @@ def test_a_method_against_the_judge_and_an_unknown_judge_are_one_line() -> None:
         build_config({"judge": "e2e-answers", "method": "nli"})
     with pytest.raises(UserError, match="--judge: unknown judge 'nope'"):
         build_config({"judge": "nope"})
+
+
+def test_the_options_are_validated_once_and_handed_on_typed() -> None:
+    from factgraph.methods.e2e.options import E2EOptions
+    from factgraph.methods.run import Evaluator
+
+    cfg = build_config({"judge": "e2e-evidence", "no_cache": True})
+    typed = cfg.typed_options()
+    assert isinstance(typed, E2EOptions) and typed.coverage_judge == "evidence"
+    assert cfg.typed_options() is typed  # made when the config was validated, not again
+    ev = cfg.evaluator()
+    assert ev.parsed_options is typed
+    assert Evaluator("e2e", options={"coverage_judge": "evidence"}).parsed_options == typed
