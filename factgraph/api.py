@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from factgraph.config import ConfigError, EvaluationConfig
+from factgraph.errors import describe_validation_error
 from factgraph.inputs import Document, EvaluationInput, GivenFact, given_facts_from
-from factgraph.io import describe_validation_error
 from factgraph.models import Evaluation
 from factgraph.runners.batch import BatchRunner, progress_bar
 
@@ -86,17 +86,29 @@ def make_config(method: str | None = None, model: str | None = None,
     (None: not given) overrides the base, which is ``config``, else the API's base
     (``method="nli"``). ``judge`` names a judge (``factgraph.methods.judges``) whose method and
     options come under what is given here."""
-    flat: dict[str, Any] = {"method": method, "model": model, **options}
+    base = config if config is not None else EvaluationConfig.from_flat(API_BASE)
+    return config_from_flat({"method": method, "model": model, **options}, judge=judge,
+                            base=base)
+
+
+def config_from_flat(flat: Mapping[str, Any], *, judge: str | None = None,
+                     base: EvaluationConfig | None = None) -> EvaluationConfig:
+    """The one way a configuration is built from flat names (the Python API's keywords, the
+    CLI's flags, ``--set`` values and config file): ``flat`` (None: not given) overrides the
+    method and options of the judge named ``judge``, which override ``base`` (default: a
+    config of the defaults, method e2e). A ``method`` in ``flat`` other than the judge's is
+    a ConfigError."""
+    values = dict(flat)
     if judge is not None:
         from factgraph.methods.judges import get_judge
 
         named = get_judge(judge)
+        method = values.get("method")
         if method is not None and method != named.method:
             raise ConfigError(f"judge {named.name} is a {named.method} judge; method "
                               f"{method!r} contradicts it")
-        flat = {**named.flat(), **{k: v for k, v in flat.items() if v is not None}}
-    base = config if config is not None else EvaluationConfig.from_flat(API_BASE)
-    return base.merged(**flat)
+        values = {**named.flat(), **{k: v for k, v in values.items() if v is not None}}
+    return (base if base is not None else EvaluationConfig()).merged(**values)
 
 
 def evaluator(method: str | None = None, *, model: str | TextBackend | None = None,

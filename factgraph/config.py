@@ -30,16 +30,18 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
 )
 
 from factgraph.backends.base import DEFAULT_MAX_TOKENS
-from factgraph.io import InputError, UserInputError, describe_validation_error
+from factgraph.errors import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
     from factgraph.backends.base import GenerationParams
+    from factgraph.methods.registry import EmbeddingNeed
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
 
@@ -127,6 +129,8 @@ class EvaluationConfig(BaseModel):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Method options (validated by the method).")
+    # the options as the method's typed model, made when the options are validated (below)
+    _typed_options: tuple[dict[str, Any], BaseModel] | None = PrivateAttr(None)
 
     @field_validator("method")
     @classmethod
@@ -147,9 +151,10 @@ class EvaluationConfig(BaseModel):
         if unknown:
             raise UnknownOptionError(self.method, unknown, accepted)
         try:
-            options_cls.model_validate(self.options)
+            typed = options_cls.model_validate(self.options)
         except ValidationError as e:
             raise ValueError(f"options.{describe_validation_error(e)}") from None
+        self._typed_options = (dict(self.options), typed)
         return self
 
     # -- building ------------------------------------------------------------------------------
@@ -226,26 +231,29 @@ class EvaluationConfig(BaseModel):
             return f"{model}@{self.base_url}"
         return model
 
+    def typed_options(self) -> BaseModel:
+        """The method's options as its typed model, validated once, when the config was
+        built (again only if ``options`` was changed since)."""
+        from factgraph.methods.registry import get_method_spec
+
+        made = self._typed_options
+        if made is None or made[0] != self.options:
+            typed = get_method_spec(self.method).options.model_validate(self.options)
+            made = self._typed_options = (dict(self.options), typed)
+        return made[1]
+
+    def embeddings_needed(self) -> EmbeddingNeed:
+        """Whether the run needs an embedding model, as its options say (a pruning lever of
+        nli, an e2e judge kind that reads sentence similarity: ``JudgeKind.embeddings``)."""
+        from factgraph.methods.registry import embeddings_needed
+
+        return embeddings_needed(self.typed_options())
+
     def embed_model_spec(self) -> str | None:
-        """The embedding spec; MiniLM when a pruning option or an e2e judge that reads
-        sentence similarity needs embeddings and none is given."""
-        if self.embed_model is None and (self.options.get("prune_top_k") is not None
-                                         or self.options.get("prune_min_similarity") is not None
-                                         or self._judge_may_embed()):
+        """The embedding spec; MiniLM when the options need embeddings and none is given."""
+        if self.embed_model is None and self.embeddings_needed() != "none":
             return "minilm"
         return self.embed_model
-
-    def _judge_may_embed(self) -> bool:
-        return self._coverage_judge() in ("auto", "sentences")
-
-    def _coverage_judge(self) -> str | None:
-        """The e2e judge this config runs (its option, else the options' default); None for
-        another method."""
-        if self.method != "e2e":
-            return None
-        from factgraph.methods.e2e.options import DEFAULT_COVERAGE_JUDGE
-
-        return str(self.options.get("coverage_judge", DEFAULT_COVERAGE_JUDGE))
 
     def backends(self) -> Backends:
         """Load the models (once; share the result across inputs). BackendSpecError on a bad
@@ -255,8 +263,8 @@ class EvaluationConfig(BaseModel):
 
         model = self.text_model_spec()
         text_kwargs = concurrency_kwargs(model, self.concurrency)  # the engine's own keyword
-        # "auto" embeds only for a long-form answer: load MiniLM then, not before
-        lazy = self.embed_model is None and self._coverage_judge() == "auto"
+        # e2e's "auto" embeds only for a long-form answer: load MiniLM then, not before
+        lazy = self.embed_model is None and self.embeddings_needed() == "lazy"
         return Backends.from_specs(model, self.nli_model, self.embed_model_spec(),
                                    cache=self.cache, text_kwargs=text_kwargs,
                                    lazy_embeddings=lazy)
@@ -268,7 +276,7 @@ class EvaluationConfig(BaseModel):
 
         prompts = prompt_set(self.prompts_dir)  # checked before any model is loaded
         return Evaluator(self.method, backends=backends if backends is not None
-                         else self.backends(), options=dict(self.options),
+                         else self.backends(), options=self.typed_options(),
                          params=self.generation.to_params(), limits=self.limits.to_limits(),
                          prompts=prompts)
 

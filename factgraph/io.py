@@ -10,60 +10,28 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+# the user-error family and the plug-in registry live on the floor (factgraph.errors,
+# factgraph.plugins); their names stay importable from here for code written against io
+from factgraph.errors import InputError as InputError
+from factgraph.errors import UnknownNameError as UnknownNameError
+from factgraph.errors import UserInputError as UserInputError
+from factgraph.errors import describe_validation_error as describe_validation_error
+from factgraph.errors import parse_model
 from factgraph.models import Evaluation, FactGraph
+from factgraph.plugins import PluginRegistry as PluginRegistry
+from factgraph.plugins import plugins as plugins
 
 if TYPE_CHECKING:
     from factgraph.graph import GraphTable
     from factgraph.inputs import GivenFact
 
 M = TypeVar("M", bound=BaseModel)
-P = TypeVar("P")
-K = TypeVar("K", bound=Hashable)
-
-
-class UserInputError(ValueError):
-    """A mistake the user can fix in what they gave (a file, an argument, an option, a name):
-    the CLI prints ``str()`` as one line and exits 2. Every error of that family derives from
-    it; any other exception is a bug and surfaces with its traceback. A ValueError, so callers
-    that catch ValueError keep catching it."""
-
-
-class UnknownNameError(UserInputError, KeyError):
-    """A name the user gave that is not there (a statement id, a named query): a KeyError for
-    code that looks names up, a user error for the CLI; ``str()`` is the message unquoted."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-class InputError(UserInputError):
-    """A bad input file. ``str()`` is a one-line message naming file, line and field."""
-
-    def __init__(self, path: str | os.PathLike[str], message: str, line: int | None = None):
-        self.path = str(path)
-        self.line = line
-        self.detail = message
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {message}")
-
-
-def describe_validation_error(err: ValidationError) -> str:
-    """The first error of a pydantic ValidationError as ``field.path: message`` (one line)."""
-    errors = err.errors()
-    if not errors:
-        return str(err).splitlines()[0]
-    first = errors[0]
-    loc = ".".join(str(p) for p in first.get("loc", ()))
-    msg = str(first.get("msg", "invalid")).replace("\n", " ")
-    msg = msg.removeprefix("Value error, ")  # our validators already name the field
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{loc}: {msg}{more}" if loc else f"{msg}{more}"
 
 
 def open_text(path: str | os.PathLike[str]) -> IO[str]:
@@ -86,16 +54,6 @@ def _read_json(path: str | os.PathLike[str]) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(path, f"invalid JSON: {e.msg} (column {e.colno})", line=e.lineno) from None
-
-
-def parse_model(
-    model: type[M], data: Any, path: str | os.PathLike[str], line: int | None = None
-) -> M:
-    """Validate ``data`` as ``model`` or raise a one-line InputError."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as e:
-        raise InputError(path, describe_validation_error(e), line=line) from None
 
 
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
@@ -170,11 +128,11 @@ def load_graph_table(path: str | os.PathLike[str]) -> GraphTable:
     """The array form of the graph in a FactGraph or Evaluation JSON file, read fast.
 
     Accepts and refuses exactly what :func:`load_graph` does, with the same errors: the
-    msgspec reader (``factgraph.graph_file``) handles files it can vouch for, and anything
+    msgspec reader (``factgraph.graph.file``) handles files it can vouch for, and anything
     else goes through :func:`load_graph` (see ``benchmarks/io_scale.py`` for the speed).
     """
     from factgraph.graph import GraphTable
-    from factgraph.graph_file import decode_table
+    from factgraph.graph.file import decode_table
 
     try:
         data = _read_bytes(path)
@@ -299,59 +257,3 @@ def resource_dir(name: str) -> Path:
 def resource_path(name: str, *parts: str) -> Path:
     """A file inside a resource set, e.g. ``resource_path("cypher", "queries", "x.cypher")``."""
     return resource_dir(name).joinpath(*parts)
-
-
-def plugins(group: str, kind: type[P]) -> Iterator[P]:
-    """What other installed packages declare in the entry-point ``group``: each entry point's
-    object, or what it returns when it is a function, when that is a ``kind``. One that
-    cannot be loaded is logged and skipped (a broken plug-in must not break what works)."""
-    import logging
-    from importlib.metadata import entry_points
-
-    for ep in entry_points(group=group):
-        try:
-            value = ep.load()
-            if not isinstance(value, kind) and callable(value):
-                value = value()
-            if not isinstance(value, kind):
-                raise TypeError(f"{ep.value} is not a {kind.__name__}")
-        except Exception as e:
-            logging.getLogger(__name__).warning("entry point %s of %s could not be loaded: %s",
-                                                ep.name, group, e)
-            continue
-        yield value
-
-
-class PluginRegistry(Generic[K, P]):
-    """Specs of one kind by key (stores by name, engines by kind and spec prefix): the ones
-    registered from Python, the built-ins first, then those other installed packages declare in
-    the entry-point ``group`` (:func:`plugins`), read once on the first lookup, never at import.
-    A declared spec never replaces a registered one of the same key."""
-
-    def __init__(self, group: str, kind: type[P], key: Callable[[P], K],
-                 describe: Callable[[P], str]) -> None:
-        self.group = group
-        self._kind = kind
-        self._key = key
-        self._describe = describe  # "a store named 'x'": for the already-registered error
-        self._specs: dict[K, P] = {}
-        self._entry_points_read = False
-
-    def register(self, spec: P, replace: bool = False) -> P:
-        """Add ``spec``; a second spec of the same key is an error unless ``replace``."""
-        key = self._key(spec)
-        if key in self._specs and not replace and self._specs[key] is not spec:
-            raise ValueError(f"{self._describe(spec)} is already registered")
-        self._specs[key] = spec
-        return spec
-
-    def unregister(self, key: K) -> None:
-        self._specs.pop(key, None)
-
-    def specs(self) -> dict[K, P]:
-        """Every spec by key, in registration order (entry points read on the first call)."""
-        if not self._entry_points_read:
-            self._entry_points_read = True
-            for spec in plugins(self.group, self._kind):
-                self._specs.setdefault(self._key(spec), spec)
-        return dict(self._specs)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from factgraph.cli.main import cli
 from factgraph.graph import GraphTable
-from factgraph.graph_file import decode_table
+from factgraph.graph.file import decode_table
 from factgraph.inputs import EvaluationInput
 from factgraph.io import InputError, load_evaluations, load_graph, load_graph_table, read_jsonl
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from factgraph.cli.analyze import coverage_summary
 from factgraph.cli.main import cli
 from factgraph.graph import GraphTable, analyze, analyze_table
-from factgraph.graph_file import GraphRows, RelationRow, StatementRow, decode_table, rows_to_table
+from factgraph.graph.file import GraphRows, RelationRow, StatementRow, decode_table, rows_to_table
 from factgraph.io import InputError, iter_evaluations, load_graph, load_graph_table
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 
@@ -192,7 +192,7 @@ def test_relations_decoded_in_chunks_give_the_same_arrays(tmp_path: Path) -> Non
          "relations": [{"src": f"s{i % 20}", "dst": f"s{(3 * i) % 20}", "label": "entails",
                         "probability": i / 50} for i in range(50)]}
     data = json.dumps(g).encode()
-    from factgraph.graph_file import _GRAPH_DECODER
+    from factgraph.graph.file import _GRAPH_DECODER
 
     whole = rows_to_table(_GRAPH_DECODER.decode(data))
     small = rows_to_table(_GRAPH_DECODER.decode(data), chunk=7)

@@ -27,7 +27,8 @@ from typing import Any, Literal
 
 from factgraph.backends.base import EmbeddingBackend, NLIBackend, TextBackend
 from factgraph.backends.cache import CachedTextBackend, CallCache
-from factgraph.io import PluginRegistry, UserInputError
+from factgraph.errors import UserInputError
+from factgraph.plugins import PluginRegistry
 
 log = logging.getLogger(__name__)
 

@@ -125,7 +125,7 @@ def folder_model(folder: str | os.PathLike[str], **kwargs: Any) -> OnnxSentenceE
     tokenizer_file = model_file.parent / "tokenizer.json"
     for f in (model_file, tokenizer_file):
         if not f.is_file():
-            from factgraph.io import UserInputError
+            from factgraph.errors import UserInputError
 
             raise UserInputError(f"ONNX embeddings need {f.name} in {model_file.parent}")
     name = model_file.parent.name if model_file.name == "model.onnx" else model_file.stem

@@ -18,7 +18,7 @@ from factgraph.backends.base import (
     TokenLogprob,
 )
 from factgraph.backends.keys import call_key, trace_id
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.models import Trace
 
 log = logging.getLogger(__name__)

@@ -20,6 +20,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
+from factgraph.errors import UnknownNameError
 from factgraph.graph import (
     Component,
     Contradiction,
@@ -29,7 +30,6 @@ from factgraph.graph import (
     contradictions,
 )
 from factgraph.graph.reasons import Reasons, reasons
-from factgraph.io import UnknownNameError
 
 FORMATS = ("table", "json")
 FORMAT = format_option(FORMATS, "table", "Human table or machine-readable JSON.")

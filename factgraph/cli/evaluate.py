@@ -28,8 +28,9 @@ from factgraph.cli.output import (
 )
 from factgraph.cli.progress import show_progress
 from factgraph.config import DEFAULT_METHOD
+from factgraph.errors import InputError
 from factgraph.inputs import Document, EvaluationInput, GivenFact
-from factgraph.io import InputError, read_jsonl
+from factgraph.io import read_jsonl
 from factgraph.methods import METHODS
 from factgraph.models import Evaluation
 
@@ -115,34 +116,20 @@ def common_options(f: Any) -> Any:
 
 
 def build_config(kw: dict[str, Any]) -> EvaluationConfig:
-    """The typed run configuration (factgraph.config) from the CLI keyword arguments: flags
-    win over ``--set``, which wins over the ``--config`` file; the same names and validation
-    as ``factgraph.evaluate(**options)``."""
-    from factgraph.config import (
-        ConfigError,
-        EvaluationConfig,
-        UnknownOptionError,
-        read_config_file,
-    )
+    """The typed run configuration (factgraph.config) from the CLI keyword arguments, built
+    by :func:`factgraph.api.config_from_flat` as the Python API builds it: flags win over
+    ``--set``, which wins over the ``--config`` file, which wins over ``--judge``'s options;
+    the same names and validation as ``factgraph.evaluate(**options)``."""
+    from factgraph.api import config_from_flat
+    from factgraph.config import ConfigError, UnknownOptionError, read_config_file
 
-    values: dict[str, Any] = {}
-    if kw.get("judge"):
-        from factgraph.methods.judges import get_judge
-
-        try:
-            judge = get_judge(kw["judge"])
-        except ValueError as e:
-            raise UserError(f"--judge: {e}") from None
-        if kw.get("method") and kw["method"] != judge.method:
-            raise UserError(f"--judge {judge.name} is a {judge.method} judge; "
-                            f"--method {kw['method']} contradicts it")
-        values.update(judge.flat())
-    values.update(read_config_file(kw["config"]) if kw.get("config") else {})
+    values: dict[str, Any] = read_config_file(kw["config"]) if kw.get("config") else {}
     values.update(_parse_set(kw.get("set_values") or ()))
     given = {name: kw[name] for name in RUN_FLAGS if kw.get(name) is not None}
     if not given.get("no_cache"):
         given.pop("no_cache", None)  # the flag's default (False) must not hide a file's cache
-    method = kw.get("method") or values.get("method") or DEFAULT_METHOD
+    method = kw.get("method") or values.get("method") or _judge_method(kw.get("judge")) \
+        or DEFAULT_METHOD
     options, wrong = given_options(OPTION_FLAGS, kw, method)
     if wrong:
         takes = [o.flag_name for o in OPTION_FLAGS if not o.hidden and method in o.methods]
@@ -156,7 +143,7 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
         values["prompts_dir"] = kw["prompts_dir"]
     values["method"] = method
     try:
-        return EvaluationConfig.from_flat(values)
+        return config_from_flat(values, judge=kw.get("judge"))
     except UnknownOptionError as e:
         misspelt = _did_you_mean(e.names, e.accepted, e.method)
         if misspelt:
@@ -166,6 +153,18 @@ def build_config(kw: dict[str, Any]) -> EvaluationConfig:
                         f"(it takes: {', '.join(e.accepted)}){_taken_by(e.names)}") from None
     except ConfigError as e:
         raise UserError(f"--method {values['method']}: {e}") from None
+
+
+def _judge_method(name: str | None) -> str | None:
+    """The method of the judge ``--judge`` names (which method's flags apply), or None."""
+    if not name:
+        return None
+    from factgraph.methods.judges import get_judge
+
+    try:
+        return get_judge(name).method
+    except ValueError as e:
+        raise UserError(f"--judge: {e}") from None
 
 
 def _did_you_mean(names: list[str], accepted: list[str], method: str) -> str | None:
@@ -325,8 +324,9 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
                  fmt: str | None, fail_under: float | None, fail_score: str | None,
                  judge_card: str | None, **kw: Any) -> None:
     """Evaluate one response: build its fact graph and score it."""
+    from factgraph.errors import parse_model
     from factgraph.evaluation.meta_eval import attach_card, read_judge_card
-    from factgraph.io import parse_model, write_json
+    from factgraph.io import write_json
     from factgraph.testing import comprehensiveness_message, gate_record
 
     choice = read_output(outputs, fmt, FORMATS, "table")

@@ -10,14 +10,9 @@ from __future__ import annotations
 import click
 
 from factgraph.cli.main import UserError
+from factgraph.errors import parse_model
 from factgraph.graph import GraphTable
-from factgraph.io import (
-    _read_json,
-    is_jsonl,
-    iter_evaluations,
-    load_graph_table,
-    parse_model,
-)
+from factgraph.io import _read_json, is_jsonl, iter_evaluations, load_graph_table
 from factgraph.models import Evaluation, FactGraph
 
 ID_OPTION = click.option("--id", "evaluation_id", default=None, metavar="ID",

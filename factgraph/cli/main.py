@@ -1,6 +1,6 @@
 """Entry point of the ``factgraph`` CLI: one group, commands registered from small modules.
 
-Errors the user can fix (:class:`factgraph.io.UserInputError` and its family: bad files, bad
+Errors the user can fix (:class:`factgraph.errors.UserInputError` and its family: bad files, bad
 arguments, unknown names) print one line to stderr and exit with code 2; no traceback. Any
 other exception is a bug and surfaces with its traceback. Set ``FACTGRAPH_DEBUG=1`` to see
 the traceback of a user error too.
@@ -18,7 +18,7 @@ import click
 
 from factgraph import __version__
 from factgraph.cli.quiet import quiet_third_parties
-from factgraph.io import InputError, UserInputError
+from factgraph.errors import InputError, UserInputError
 
 # (module, attribute) of each command; imported lazily so `factgraph --help` stays fast and
 # optional engines are imported only by the commands that need them.

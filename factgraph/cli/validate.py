@@ -12,8 +12,9 @@ from pydantic import BaseModel, ValidationError
 
 from factgraph.cli.main import UserError
 from factgraph.cli.output import format_option, output_option, output_stream, read_output
+from factgraph.errors import InputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import InputError, _read_bytes, _read_json, is_jsonl, iter_jsonl
+from factgraph.io import _read_bytes, _read_json, is_jsonl, iter_jsonl
 from factgraph.models import Evaluation, FactGraph
 
 KINDS: dict[str, type[BaseModel]] = {
@@ -54,7 +55,7 @@ def validation_messages(err: ValidationError) -> list[str]:
 def check_object(model: type[BaseModel], obj: Any, file: str,
                  line: int | None = None) -> tuple[BaseModel | None, list[str]]:
     """Validate one object: the model, or None and every error, each prefixed with the file
-    (and line) as :class:`factgraph.io.InputError` words it."""
+    (and line) as :class:`factgraph.errors.InputError` words it."""
     try:
         return model.model_validate(obj), []
     except ValidationError as e:
@@ -99,7 +100,7 @@ def _key_score(obj: dict[str, Any], model: type[BaseModel]) -> float:
 def _fast_graph_kind(file: str) -> str | None:
     """"graph" / "results" when the fast reader accepts FILE as a FactGraph / an Evaluation
     (large graph files validate at the speed of the JSON parser); None: take the usual path."""
-    from factgraph.graph_file import decode_graph_file
+    from factgraph.graph.file import decode_graph_file
 
     try:
         data = _read_bytes(file)

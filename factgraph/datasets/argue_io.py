@@ -28,8 +28,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from factgraph.errors import InputError, parse_model
 from factgraph.inputs import Document
-from factgraph.io import InputError, _read_json, iter_jsonl, parse_model
+from factgraph.io import _read_json, iter_jsonl
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.io import InputError, iter_jsonl, open_text
+from factgraph.errors import InputError
+from factgraph.io import iter_jsonl, open_text
 
 
 class Aspect(BaseModel):

@@ -66,7 +66,7 @@ class FactLabelsRow(BaseModel):
 def load_fact_labels(path: str | os.PathLike[str]) -> list[FactLabelsRow]:
     """Every row of a fact-labels file; a bad row, a repeated (doc, system) or a fact id
     repeated within a row raises ``InputError`` naming its line."""
-    from factgraph.io import InputError
+    from factgraph.errors import InputError
 
     out: list[FactLabelsRow] = []
     seen: set[str] = set()

@@ -18,8 +18,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import Document
-from factgraph.io import UserInputError, read_jsonl
+from factgraph.io import read_jsonl
 
 Label = Literal["completeness", "correctness", "overall"]
 LABELS: tuple[Label, ...] = ("completeness", "correctness", "overall")
@@ -87,7 +88,7 @@ class PairwiseInstance(BaseModel):
 def load_pairwise(path: str | os.PathLike[str]) -> list[PairwiseInstance]:
     """Every instance of a pairwise file (JSONL, optionally .gz); a bad row raises
     ``InputError`` naming its line and field; a repeated ``instance_id`` is an error too."""
-    from factgraph.io import InputError
+    from factgraph.errors import InputError
 
     out: list[PairwiseInstance] = []
     seen: set[str] = set()

@@ -28,8 +28,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.io import UserInputError, read_jsonl
+from factgraph.io import read_jsonl
 from factgraph.metrics.agreement import UNDEFINED, Agreement, agreement, cohen_kappa
 from factgraph.metrics.bootstrap import bca_interval
 from factgraph.metrics.lmr import (

@@ -219,7 +219,7 @@ def read_judge_card(path: str | os.PathLike[str]) -> JudgeCard | PairwiseCard:
     ``meta-eval pairwise``; a bad file raises InputError naming the file and field."""
     from pydantic import ValidationError
 
-    from factgraph.io import InputError
+    from factgraph.errors import InputError
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.store.queries import NamedQuery
 
 MAX_VALUE_CHARS = 10_000

@@ -20,7 +20,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

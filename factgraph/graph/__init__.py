@@ -53,7 +53,7 @@ FloatArray = NDArray[np.float64]
 
 class StatementLike(Protocol):
     """What the engine and its exports read of a statement: a :class:`Statement` or the light
-    row the fast file reader decodes (``factgraph.graph_file.StatementRow``)."""
+    row the fast file reader decodes (``factgraph.graph.file.StatementRow``)."""
 
     @property
     def id(self) -> str: ...

@@ -42,9 +42,9 @@ from factgraph.datasets.argue_io import (
     load_request,
     report_from_text,
 )
+from factgraph.errors import UserInputError
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec

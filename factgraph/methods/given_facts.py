@@ -21,8 +21,8 @@ the documents as the evidence for precision. A method that cannot use them (``nl
 
 from __future__ import annotations
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.models import Origin, Statement, StatementKind
 
 FACT_ID = "fact_id"

@@ -25,8 +25,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
+from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.methods.registry import MethodSpec

@@ -13,17 +13,31 @@ answer or documents (RAGChecker's meta-evaluation set). :data:`DEFAULT_JUDGES` n
 that measures best for each kind; ``coverage_judge="auto"`` picks between them per input
 (``factgraph.methods.e2e.auto.input_kind``), and is the e2e default: a user who
 changes nothing gets the best measured judge for the kind of input.
+
+Where judges come from: the built-ins below, then the ``factgraph.judges`` entry-point group of
+every installed distribution (a :class:`NamedJudge`, or a function returning one), read on the
+first lookup, never at import; a package adds a judge with one line of its ``pyproject.toml``::
+
+    [project.entry-points."factgraph.judges"]
+    e2e-evidence-strict = "my_package.judges:STRICT"
+
+and :func:`register_judge` from Python. A declared judge never replaces one of the same name.
+:data:`JUDGES` is the registry as a mapping (name → judge).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, MutableMapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
+from factgraph.plugins import PluginRegistry
 
 InputKind = Literal["short answer", "long-form"]
+
+ENTRY_POINT_GROUP = "factgraph.judges"
 
 
 class NamedJudge(BaseModel):
@@ -50,7 +64,7 @@ class NamedJudge(BaseModel):
 
 
 _ANSWERS = {"coverage_judge": "answers"}
-JUDGES: dict[str, NamedJudge] = {j.name: j for j in (
+BUILTIN_JUDGES: tuple[NamedJudge, ...] = (
     NamedJudge(
         name="e2e-answers-several", method="e2e",
         options={**_ANSWERS, "yes_no_polarity": True, "several_answers_check": True,
@@ -133,7 +147,57 @@ JUDGES: dict[str, NamedJudge] = {j.name: j for j in (
                     "one yes / no / unknown token of the text model on the aligned sentence "
                     "('no': contradicted).",
         cards=("facts/e2e-evidence-cascade.json",)),
-)}
+)
+
+_REGISTRY: PluginRegistry[str, NamedJudge] = PluginRegistry(
+    ENTRY_POINT_GROUP, NamedJudge, key=lambda judge: judge.name,
+    describe=lambda judge: f"a judge named {judge.name!r}")
+for _judge in BUILTIN_JUDGES:
+    _REGISTRY.register(_judge)
+
+
+def register_judge(judge: NamedJudge, *, replace: bool = False) -> NamedJudge:
+    """Add a named judge from Python; a second judge of the same name is an error unless
+    ``replace``. An installed package uses the ``factgraph.judges`` entry-point group."""
+    return _REGISTRY.register(judge, replace)
+
+
+def unregister_judge(name: str) -> None:
+    """Remove a judge (a replaced built-in comes back)."""
+    _REGISTRY.unregister(name)
+
+
+class _Judges(MutableMapping[str, NamedJudge]):
+    """Name → named judge: a live view of the registry (built-ins first, then entry points,
+    then registered ones). Setting a name registers (replacing), deleting unregisters."""
+
+    def __getitem__(self, name: str) -> NamedJudge:
+        judge = _REGISTRY.get(name)
+        if judge is None:
+            raise KeyError(name)
+        return judge
+
+    def __setitem__(self, name: str, judge: NamedJudge) -> None:
+        if judge.name != name:
+            raise ValueError(f"judge {judge.name!r} cannot be registered as {name!r}")
+        _REGISTRY.register(judge, replace=True)
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        _REGISTRY.unregister(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_REGISTRY.keys_in_order())
+
+    def __len__(self) -> int:
+        return len(_REGISTRY.keys_in_order())
+
+    def __contains__(self, name: object) -> bool:
+        return name in _REGISTRY.keys_in_order()
+
+
+JUDGES: MutableMapping[str, NamedJudge] = _Judges()
 
 # The best measured judge per kind of input (README's judges table says which card backs it).
 DEFAULT_JUDGES: dict[InputKind, str] = {"short answer": "e2e-answers-several",

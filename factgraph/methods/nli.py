@@ -28,7 +28,7 @@ from factgraph.methods.context import (
     session_models,
 )
 from factgraph.methods.given_facts import refuse_given_facts
-from factgraph.methods.registry import MethodSpec
+from factgraph.methods.registry import EmbeddingNeed, MethodSpec
 from factgraph.models import Evaluation, FactGraph, Origin, Statement
 from factgraph.stages.atomize import atomize
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
@@ -56,6 +56,11 @@ class NLIOptions(RelevanceOptions, SummarizeOptions):
         None, ge=0.0, le=1.0, description="NLI: a pair entails when P(entails) ≥ this (tuned "
                                           "on dev); None: when entailment is the most "
                                           "probable label.")
+
+    def embeddings_needed(self) -> EmbeddingNeed:
+        """The pruning levers rank premises by embedding similarity."""
+        pruned = self.prune_top_k is not None or self.prune_min_similarity is not None
+        return "now" if pruned else "none"
 
 
 def _build_context_part(session: ModelSession, inp: EvaluationInput,

@@ -24,23 +24,20 @@ first lookup does. ``METHODS`` is the registry as a read-only mapping (name → 
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
+from factgraph.plugins import PluginRegistry
 
 if TYPE_CHECKING:
     from factgraph.inputs import EvaluationInput
     from factgraph.models import Evaluation
     from factgraph.stages.session import ModelSession
-
-log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "factgraph.methods"
 
@@ -85,6 +82,18 @@ class MethodSpec:
     main_score: str = "comprehensiveness"
 
 
+EmbeddingNeed = Literal["none", "now", "lazy"]
+"""Whether a run needs an embedding model: ``"none"``; ``"now"`` (loaded with the other models);
+``"lazy"`` (loaded the first time an input asks for it, e2e's ``auto`` judge)."""
+
+
+def embeddings_needed(options: BaseModel) -> EmbeddingNeed:
+    """What a method's parsed options say they need: their ``embeddings_needed()`` where the
+    model defines it, else ``"none"``."""
+    need = getattr(options, "embeddings_needed", None)
+    return need() if callable(need) else "none"
+
+
 BUILTIN_METHODS: dict[str, str] = {
     "nli": "factgraph.methods.nli:NLI",
     "qa": "factgraph.methods.qa:QA",
@@ -95,11 +104,6 @@ BUILTIN_METHODS: dict[str, str] = {
     "prf": "factgraph.methods.precision_recall:PRF",
     "argue": "factgraph.methods.argue:ARGUE",
 }
-
-
-def _load_target(target: str) -> Any:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _check(spec: Any, name: str, where: str) -> Method:
@@ -114,70 +118,51 @@ def _check(spec: Any, name: str, where: str) -> Method:
 
 
 class MethodRegistry(Mapping[str, Method]):
-    """Name → method: built-ins, then entry points, then :meth:`register`; loaded lazily."""
+    """Name → method: built-ins, then entry points, then :meth:`register`; loaded lazily (a
+    :class:`~factgraph.plugins.PluginRegistry` keyed by the entry point's name)."""
 
     def __init__(self, builtins: Mapping[str, str], group: str = ENTRY_POINT_GROUP) -> None:
-        self._builtins = dict(builtins)
-        self._group = group
-        self._registered: dict[str, Method] = {}
-        self._entry_points: dict[str, Any] | None = None  # None: not read yet
-        self._loaded: dict[str, Method] = {}
-
-    def _targets(self) -> dict[str, tuple[str, Any]]:
-        """name → (where it comes from, what loads it), in registry order."""
-        if self._entry_points is None:
-            from importlib.metadata import entry_points
-
-            self._entry_points = {}
-            for ep in entry_points(group=self._group):
-                if ep.name in self._builtins or ep.name in self._entry_points:
-                    log.warning("entry point %s = %s: method %r already exists; ignored",
-                                self._group, ep.value, ep.name)
-                    continue
-                self._entry_points[ep.name] = ep
-        out: dict[str, tuple[str, Any]] = {n: ("factgraph", t) for n, t in self._builtins.items()}
-        out.update((n, (f"entry point {ep.value}", ep)) for n, ep in self._entry_points.items())
-        out.update((n, ("register_method", spec)) for n, spec in self._registered.items())
-        return out
+        self._specs: PluginRegistry[str, Method] = PluginRegistry(
+            group, Method, key=lambda spec: spec.name,  # type: ignore[type-abstract]
+            describe=lambda spec: f"method {spec.name!r}",
+            entry_point_key=str, check=_check)
+        for name, target in builtins.items():
+            self._specs.declare(name, target)
+        self._registered: set[str] = set()
 
     def register(self, spec: Method, *, replace: bool = False) -> Method:
         """Add a method (a :class:`MethodSpec` or anything satisfying :class:`Method`)."""
         _check(spec, spec.name, "register_method")
-        if spec.name in self._targets() and not replace:
+        if spec.name in self and not replace:
             raise ValueError(f"method {spec.name!r} already exists")
-        self._registered[spec.name] = spec
-        self._loaded[spec.name] = spec
-        return spec
+        self._registered.add(spec.name)
+        return self._specs.register(spec, replace=True)
 
     def unregister(self, name: str) -> None:
         """Remove a method added with :meth:`register` (tests, notebooks)."""
         if name not in self._registered:
             raise ValueError(f"method {name!r} was not added with register_method")
-        del self._registered[name]
-        self._loaded.pop(name, None)
+        self._registered.discard(name)
+        self._specs.unregister(name)
 
     def refresh(self) -> None:
         """Read the entry points again (a package installed or removed while running)."""
-        self._entry_points = None
-        self._loaded = {n: m for n, m in self._loaded.items()
-                        if n in self._builtins or n in self._registered}
+        self._specs.refresh()
 
     def __getitem__(self, name: str) -> Method:
-        if name not in self._loaded:
-            where, target = self._targets()[name]  # KeyError for an unknown name
-            loaded = target.load() if hasattr(target, "load") else (
-                _load_target(target) if isinstance(target, str) else target)
-            self._loaded[name] = _check(loaded, name, where)
-        return self._loaded[name]
+        spec = self._specs.get(name)
+        if spec is None:
+            raise KeyError(name)
+        return spec
 
     def __iter__(self) -> Iterator[str]:
-        return iter(list(self._targets()))
+        return iter(self._specs.keys_in_order())
 
     def __len__(self) -> int:
-        return len(self._targets())
+        return len(self._specs.keys_in_order())
 
     def __contains__(self, name: object) -> bool:
-        return name in self._targets()
+        return name in self._specs.keys_in_order()
 
 
 METHODS = MethodRegistry(BUILTIN_METHODS)

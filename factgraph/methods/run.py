@@ -79,11 +79,13 @@ class Backends:
 @dataclass
 class Evaluator:
     """``Evaluator(method, backends, options)(input) -> Evaluation``; one instance per run so
-    that context parts are shared across responses to the same query and texts."""
+    that context parts are shared across responses to the same query and texts. ``options``:
+    flat names, validated here, or the method's options model already validated (what
+    :meth:`EvaluationConfig.evaluator` gives, so a config's options are validated once)."""
 
     method: str
     backends: Backends = field(default_factory=Backends)
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] | BaseModel = field(default_factory=dict)
     params: GenerationParams = field(default_factory=GenerationParams)
     limits: Limits = field(default_factory=Limits)
     max_repairs: int = 2
@@ -92,7 +94,9 @@ class Evaluator:
 
     def __post_init__(self) -> None:
         options_cls, self._run = get_method(self.method)
-        self._options = options_cls.model_validate(self.options)
+        given = self.options
+        self._options: BaseModel = given if isinstance(given, BaseModel) and \
+            type(given) is options_cls else options_cls.model_validate(given)
         self._takes_store = "context_store" in inspect.signature(self._run).parameters
 
     @property

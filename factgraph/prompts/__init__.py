@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from factgraph.io import InputError, describe_validation_error
+from factgraph.errors import InputError, describe_validation_error
 
 PROMPTS_ENV = "FACTGRAPH_PROMPTS"
 

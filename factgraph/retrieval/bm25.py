@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.retrieval.types import Hit, ranked
 
 

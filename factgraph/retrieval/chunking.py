@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import Document
-from factgraph.io import UserInputError
 
 DEFAULT_SIZE = 128
 DEFAULT_OVERLAP = 32

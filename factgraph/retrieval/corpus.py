@@ -9,8 +9,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from factgraph.errors import InputError
 from factgraph.inputs import Document
-from factgraph.io import InputError, read_jsonl
+from factgraph.io import read_jsonl
 
 TEXT_SUFFIXES = (".txt", ".md")
 

@@ -24,8 +24,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from factgraph.backends.base import EmbeddingBackend
+from factgraph.errors import InputError, UserInputError
 from factgraph.inputs import Document
-from factgraph.io import InputError, UserInputError, read_jsonl
+from factgraph.io import read_jsonl
 from factgraph.retrieval.bm25 import BM25Searcher
 from factgraph.retrieval.chunking import DEFAULT_OVERLAP, DEFAULT_SIZE, Passage, chunk_documents
 from factgraph.retrieval.corpus import corpus_hash

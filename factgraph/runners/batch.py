@@ -39,7 +39,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.models import Evaluation
 
 log = logging.getLogger(__name__)

@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.models import Evaluation
 from factgraph.runners.batch import Outcome, evaluate_one
 

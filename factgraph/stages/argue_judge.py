@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from factgraph.datasets.argue_io import Nugget, Report, ReportSentence, SentenceJudgements
+from factgraph.errors import UserInputError
 from factgraph.inputs import Document
-from factgraph.io import UserInputError
 from factgraph.stages.prompting import numbered
 from factgraph.stages.session import ModelSession
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 DEFAULT_CALIBRATION = "evidence-v1"
 

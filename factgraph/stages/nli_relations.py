@@ -42,7 +42,7 @@ import networkx as nx
 import numpy as np
 
 from factgraph.backends.base import NLIResult
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.models import Relation, RelationLabel
 from factgraph.stages.session import ModelSession
 

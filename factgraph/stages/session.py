@@ -29,7 +29,7 @@ from factgraph.backends.base import (
 )
 from factgraph.backends.structured import ParseFailure as _NoJSON
 from factgraph.backends.structured import _short_error, parse_as
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.models import ParseFailure, Trace
 from factgraph.prompts import PACKAGED, Prompt, PromptSet
 

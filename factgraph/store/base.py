@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 # Clauses that change a graph. Checked outside string literals and comments, as whole words.
 _WRITE_CLAUSES = re.compile(

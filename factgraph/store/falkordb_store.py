@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 from factgraph.store.base import (
     GraphStore,
     StoreConfigError,

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from factgraph.io import UnknownNameError, resource_dir
+from factgraph.errors import UnknownNameError
+from factgraph.io import resource_dir
 
 # Runs one read-only Cypher statement with parameters (a store's ``run``).
 Runner = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]

@@ -23,7 +23,7 @@ the environment.
 
 from __future__ import annotations
 
-from factgraph.io import PluginRegistry
+from factgraph.plugins import PluginRegistry
 from factgraph.store import falkordb_store, neo4j_store
 from factgraph.store.base import StoreConfigError, StoreSpec
 

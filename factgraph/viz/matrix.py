@@ -29,8 +29,8 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.errors import UserInputError
 from factgraph.graph import Coverage, analyze, reported_comprehensiveness
-from factgraph.io import UserInputError
 from factgraph.models import Evaluation, Origin
 from factgraph.store.records import query_id, statement_node_id
 

@@ -79,7 +79,7 @@ def run_auto(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
     return ev
 
 
-KIND = JudgeKind(name="auto", options=AutoJudge, run=run_auto,
+KIND = JudgeKind(name="auto", options=AutoJudge, run=run_auto, embeddings="lazy",
                  help="'auto' (the default) picks per input the judge that measured best for "
                       "its kind (DEFAULT_JUDGES of factgraph.methods.judges: a short answer or "
                       "a long-form one, see long_form_min_words)")

@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from factgraph.io import UserInputError, plugins
+from factgraph.errors import UserInputError
+from factgraph.methods.registry import EmbeddingNeed
+from factgraph.plugins import plugins
 
 if TYPE_CHECKING:
     from factgraph.inputs import EvaluationInput
@@ -68,12 +70,14 @@ class JudgeKind:
     """One e2e judge kind: ``name`` (``coverage_judge="NAME"``), ``options`` (its model),
     ``run(inp, session, options, context_store)`` → Evaluation, and ``help``: one phrase for
     ``--coverage-judge``'s help, ending with the name in quotes, e.g. ``"one call listing
-    covered / uncovered facts ('list')"``."""
+    covered / uncovered facts ('list')"``. ``embeddings``: whether the kind needs an embedding
+    model (``"none"``, ``"now"``, or ``"lazy"``: only for the inputs that ask for one)."""
 
     name: str
     options: type[JudgeOptions]
     run: JudgeRun
     help: str = ""
+    embeddings: EmbeddingNeed = "none"
 
 
 def _check(kind: Any, name: str, where: str) -> JudgeKind:

@@ -26,6 +26,7 @@ from factgraph.methods.e2e.kinds import (
     judge_kind_names,
     judge_kinds,
 )
+from factgraph.methods.registry import EmbeddingNeed
 
 DEFAULT_COVERAGE_JUDGE = "auto"
 
@@ -218,6 +219,11 @@ class E2EOptions(SummarizeOptions):
             for name, f in kind.options.model_fields.items():
                 out.setdefault(name, f)
         return out
+
+    def embeddings_needed(self) -> EmbeddingNeed:
+        """What the judge kind needs (``JudgeKind.embeddings``): ``sentences`` reads sentence
+        similarity, ``auto`` may pick it (loaded lazily), the others need none."""
+        return get_judge_kind(self.judge.coverage_judge).embeddings
 
     def flat(self) -> dict[str, Any]:
         """The options as flat names: e2e's own, then the judge's (as recorded in an

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import UserInputError
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, doc_keys, incomplete
 from factgraph.methods.e2e.kinds import JudgeKind
@@ -115,7 +115,7 @@ def sentence_score(evaluation: Evaluation, words_cutoff: float, similarity_cutof
                                  coverage_cutoff) is not None for m in facts) / len(facts)
 
 
-KIND = JudgeKind(name="sentences", options=SentencesJudge, run=run_sentences,
+KIND = JudgeKind(name="sentences", options=SentencesJudge, run=run_sentences, embeddings="now",
                  help="the background texts' clauses as facts, judged by the word check, "
                       "embedding similarity and, with sentence_model_check, the model for the "
                       "undecided ('sentences', for long references)")
