@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words
 from factgraph.stages.fact_evidence import names, numbers, stem, stems
@@ -194,7 +194,7 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
         return None
 
 
-def _number_conflict(fact: str, sentence: str, response_words: set[str],
+def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                      fact_stems: list[str], sentence_stems: set[str]) -> Conflict | None:
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
@@ -249,7 +249,7 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     # "Baron/Pup": alternatives; one of them stated is enough
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
 
-    spelled_out = _initials(response_lower.title().replace(" Of ", " "))  # "MP"
+    spelled_out = _spelled_out_initials(response_lower)  # "MP"
 
     def stated(n: str) -> bool:  # anywhere in the response (a plural too; "MP" for "Member
         return n in spelled_out or any(  # of Parliament"): a name said elsewhere is no swap
@@ -322,16 +322,28 @@ def aligned_clause(fact_stems: list[str], sentence: str) -> str:
     return " ".join(pieces[lo: hi + 1])
 
 
+@lru_cache(maxsize=32)
+def _stated_numbers(response: str) -> frozenset[str]:
+    """The numbers a response states anywhere, spelled ("seven-year") or not; read once per
+    response, not once per fact."""
+    return frozenset({w.replace(",", "") for w in content_words(response)} | {
+        t.replace(",", "") for t in _tokens(response) if t[:1].isdigit()})
+
+
+@lru_cache(maxsize=32)
+def _spelled_out_initials(response_lower: str) -> frozenset[str]:
+    """The acronyms a response spells out ("Member of Parliament" -> "mp"); once per response."""
+    return frozenset(_initials(response_lower.title().replace(" Of ", " ")))
+
+
 def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
     """The conflict between ``fact`` and its aligned response ``sentence`` (the module
     docstring's four checks, in that order), or None. ``response`` is the whole response:
     a number or name the response states elsewhere is no conflict."""
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
-    # numbers the response states anywhere, spelled ("seven-year") or not
-    response_words = {w.replace(",", "") for w in content_words(response)} | {
-        t.replace(",", "") for t in _tokens(response) if t[:1].isdigit()}
-    found = _number_conflict(fact, sentence, response_words, fact_stems, sentence_stems)
+    found = _number_conflict(fact, sentence, _stated_numbers(response), fact_stems,
+                             sentence_stems)
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
