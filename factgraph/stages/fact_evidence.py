@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -104,8 +104,6 @@ class FactEvidence:
     n_words: int
     sentence: int  # index of the aligned response sentence (-1: none)
     similarity: float | None = None
-    matched: tuple[str, ...] = field(default=())
-    missing: tuple[str, ...] = field(default=())
 
 
 def _pairs(seq: Sequence[str], window: int = 2) -> set[tuple[str, str]]:
@@ -144,7 +142,6 @@ def fact_evidence(fact: str, response: ResponseIndex,
                             None if best_e is None else float(best_e))
     weights = [informativeness(w) for w in words]
     total = sum(weights)
-    unique = list(dict.fromkeys(words))
     word_share = sum(w in response.all_stems for w in words) / n
     best = (-1.0, -2.0, 0)
     for i, sent in enumerate(response.sentence_stems):
@@ -172,9 +169,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
         word_share=word_share, sentence_share=sentence_share, weighted_share=weighted,
         bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
         n_words=n, sentence=k,
-        similarity=None if similarities is None else float(max(similarities)),
-        matched=tuple(w for w in unique if w in have),
-        missing=tuple(w for w in unique if w not in have))
+        similarity=None if similarities is None else float(max(similarities)))
 
 
 FEATURES = ("word_share", "sentence_share", "weighted_share", "bigram_share",
