@@ -87,18 +87,32 @@ def realsumm_rows(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f]
 
 
-def realsumm_features(rows: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
+def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = None
+                      ) -> dict[str, np.ndarray]:
     """Per SCU: features, label, article, summary index, the first two votes, and whether the
-    judge's contradiction check fires on its aligned sentence (as the judge runs it)."""
+    judge's contradiction check fires on its aligned sentence (as the judge runs it). With
+    ``embed_spec`` (``minilm``) the features add the best cosine similarity to a sentence —
+    what ``--similarity`` measures: the judge ships without it."""
     from factgraph.evaluation.pairwise import content_word_recall  # meta-eval facts' baseline
 
+    vectors: dict[str, np.ndarray] = {}
+    if embed_spec is not None:
+        from factgraph.backends.factory import load_embedding_backend
+
+        texts = sorted({t for row in rows for t in [
+            *(split_sentences(row["summary"], min_content_words=1) or [row["summary"]]),
+            *(scu["text"] for scu in row["scus"])]})
+        matrix = np.asarray(load_embedding_backend(embed_spec).embed(texts), dtype=np.float32)
+        vectors = dict(zip(texts, matrix, strict=True))
     x, y, doc, summary, votes, conflict, word = [], [], [], [], [], [], []
     for k, row in enumerate(rows):
         sentences = split_sentences(row["summary"], min_content_words=1) or [row["summary"]]
         index = ResponseIndex.of(sentences)
         for scu in row["scus"]:
-            ev = fact_evidence(scu["text"], index)
-            x.append(feature_vector(ev, False))
+            sims = (np.array([vectors[s] for s in sentences]) @ vectors[scu["text"]]
+                    if vectors else None)
+            ev = fact_evidence(scu["text"], index, sims)
+            x.append(feature_vector(ev, sims is not None))
             conflict.append(ev.sentence >= 0 and contradiction(
                 scu["text"], sentences[ev.sentence], row["summary"]) is not None)
             y.append(int(scu["present"]))
@@ -420,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit", action="store_true", help=f"fit and write {OUT}")
     ap.add_argument("--skip-pairwise", action="store_true",
                     help="only the REALSumm tables (no long answers, no wrong facts)")
+    ap.add_argument("--similarity", action="store_true",
+                    help="also try the best MiniLM cosine to a sentence as a feature (needs the "
+                         "embed extra): the facts table in left-out folds, with and without it")
     ap.add_argument("--articles", type=int, default=None,
                     help="only the first K REALSumm articles (sorted ids; a quick look, not "
                          "the reported tables; not with --fit)")
@@ -434,6 +451,12 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--fit uses every dev article")
         keep = set(sorted({r["doc"] for r in rows})[: max(args.articles, FOLDS)])
         rows = [r for r in rows if r["doc"] in keep]
+    if args.similarity:
+        if args.fit:
+            ap.error("--fit fits the shipped model, which has no similarity feature")
+        with_sim = realsumm_features(rows, "minilm")
+        _print_table("Facts, with the MiniLM similarity as a feature (left-out folds)",
+                     fact_table(with_sim, left_out_probabilities(with_sim), 0.5)[:1])
     d = realsumm_features(rows)
     if args.fit:
         cal = fit(d)
