@@ -38,6 +38,14 @@ from typing import Any
 
 import numpy as np
 
+from factgraph.evaluation.fact_agreement import (
+    best_cutoff,
+    correlations,
+    group_means,
+    kendall_per_group,
+    per_fact_statistics,
+)
+from factgraph.evaluation.facts_report import CANDIDATE_CUTOFFS
 from factgraph.methods.e2e.evidence import reference_facts
 from factgraph.stages.contradiction import ANTONYMS, NEGATORS, contradiction
 from factgraph.stages.fact_calibration import (
@@ -65,21 +73,6 @@ SEED = 0
 L2 = 1.0
 STATED_SHARE = 0.75  # wrong facts: a changed sentence carries at least this share of the fact
 UNIT = "statements"  # the evidence judge's default reference_facts
-
-
-def kappa(a: np.ndarray, b: np.ndarray) -> float:
-    """Cohen's κ of two 0/1 vectors."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    po = float(np.mean(a == b))
-    pe = float(a.mean() * b.mean() + (1 - a.mean()) * (1 - b.mean()))
-    return (po - pe) / (1 - pe) if pe < 1 else 0.0
-
-
-def missing_pr(covered: np.ndarray, present: np.ndarray) -> tuple[float, float]:
-    """Precision and recall of "missing" (the class the uncovered basis claims)."""
-    miss, truly = 1 - covered, 1 - present
-    hit = float(np.sum(miss * truly))
-    return hit / max(float(miss.sum()), 1.0), hit / max(float(truly.sum()), 1.0)
 
 
 def realsumm_rows(path: Path) -> list[dict[str, Any]]:
@@ -138,50 +131,46 @@ def left_out_probabilities(d: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def fact_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> list[dict[str, Any]]:
-    y = d["y"]
+    """Per fact, as ``meta-eval facts`` computes it (``factgraph.evaluation.fact_agreement``)."""
+    present = d["y"].astype(bool).tolist()
     word = d["word"]
-    best = max((c for c in np.round(np.arange(0.1, 0.91, 0.1), 1)),
-               key=lambda c: kappa((word >= c).astype(int), y))
+    best, _ = best_cutoff(present, word.tolist(), CANDIDATE_CUTOFFS)
     rows = []
     judged = (p >= cutoff) & ~d["conflict"]  # as the judge decides: a contradicted fact is not
     for name, covered in ((f"evidence judge (P ≥ {cutoff:g}, left out)", judged),
                           ("word share ≥ 0.3 (as in meta-eval facts)", word >= 0.3),
                           (f"word share ≥ {best:.2f} (best on these rows: optimistic)",
                            word >= best)):
-        c = covered.astype(int)
-        prec, rec = missing_pr(c, y)
-        rows.append({"judge": name, "kappa": kappa(c, y), "accuracy": float(np.mean(c == y)),
-                     "missing_precision": prec, "missing_recall": rec})
-    v = d["votes"]
-    rows.append({"judge": "people: first vote vs second", "kappa": kappa(v[:, 0], v[:, 1]),
-                 "accuracy": float(np.mean(v[:, 0] == v[:, 1])), "missing_precision": None,
+        stats = per_fact_statistics(present, covered.tolist())
+        rows.append({"judge": name, "kappa": stats["kappa"], "accuracy": stats["accuracy"],
+                     "missing_precision": stats["precision_missing"],
+                     "missing_recall": stats["recall_missing"]})
+    v = d["votes"].astype(bool)
+    people = per_fact_statistics(v[:, 0].tolist(), v[:, 1].tolist())
+    rows.append({"judge": "people: first vote vs second", "kappa": people["kappa"],
+                 "accuracy": people["accuracy"], "missing_precision": None,
                  "missing_recall": None})
     return rows
 
 
 def summary_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float
                   ) -> list[dict[str, Any]]:
-    from scipy.stats import kendalltau, pearsonr
-
-    summaries = np.unique(d["summary"])
-    doc_of = {s: d["doc"][d["summary"] == s][0] for s in summaries}
-    human = {s: float(d["y"][d["summary"] == s].mean()) for s in summaries}
-    word = d["word"]
-    out = []
+    """Per summary: each score's share against the people's share (Kendall per article,
+    Pearson over summaries), as ``meta-eval facts`` computes them."""
+    summaries = d["summary"].astype(str).tolist()
+    human = group_means(d["y"].tolist(), summaries)
+    doc_of = dict(zip(summaries, d["doc"].tolist(), strict=True))
     judged = ((p >= cutoff) & ~d["conflict"]).astype(float)
+    out = []
     for name, v in (("evidence judge: S (share covered)", judged),
                     ("evidence judge: expected coverage (mean P)", np.where(d["conflict"], 0, p)),
-                    ("word share of the facts (mean)", word)):
-        share = {s: float(v[d["summary"] == s].mean()) for s in summaries}
-        taus = []
-        for doc in np.unique(d["doc"]):
-            ss = [s for s in summaries if doc_of[s] == doc]
-            t = kendalltau([share[s] for s in ss], [human[s] for s in ss]).statistic
-            if np.isfinite(t):
-                taus.append(t)
-        r = pearsonr([share[s] for s in summaries], [human[s] for s in summaries]).statistic
-        out.append({"judge": name, "kendall_per_article": float(np.mean(taus)),
-                    "pearson": float(r)})
+                    ("word share of the facts (mean)", d["word"])):
+        share = group_means(v.tolist(), summaries)
+        keys = list(share)
+        tau, _ = kendall_per_group([share[k] for k in keys], [human[k] for k in keys],
+                                   [doc_of[k] for k in keys])
+        r, _ = correlations([share[k] for k in keys], [human[k] for k in keys])
+        out.append({"judge": name, "kendall_per_article": tau, "pearson": r})
     return out
 
 
@@ -402,10 +391,12 @@ def wikicontradict_detection() -> dict[str, Any] | None:
     return {"pairs": len(rows), "detected": hit, "control_self_flagged": control}
 
 
-def fit(d: dict[str, np.ndarray]) -> Calibration:
-    p = left_out_probabilities(d)
-    cutoffs = np.round(np.arange(0.3, 0.71, 0.05), 2)
-    cutoff = float(max(cutoffs, key=lambda c: kappa((p >= c).astype(int), d["y"])))
+def fit(d: dict[str, np.ndarray], p: np.ndarray | None = None) -> Calibration:
+    """The shipped calibration: weights fitted on every dev fact, the cut-off with the best κ
+    over the left-out probabilities ``p`` (computed here when not given)."""
+    p = left_out_probabilities(d) if p is None else p
+    cutoffs = [round(0.3 + 0.05 * k, 2) for k in range(9)]  # 0.3 … 0.7
+    cutoff, _ = best_cutoff(d["y"].astype(bool).tolist(), p.tolist(), cutoffs)
     w, b = fit_logistic(d["x"], d["y"], L2)
     card = {"fitted_on": "REALSumm dev (50 articles, 12,471 SCUs)",
             "left_out": {"folds": FOLDS, "by": "article", "seed": SEED,
@@ -458,14 +449,14 @@ def main(argv: list[str] | None = None) -> int:
         _print_table("Facts, with the MiniLM similarity as a feature (left-out folds)",
                      fact_table(with_sim, left_out_probabilities(with_sim), 0.5)[:1])
     d = realsumm_features(rows)
+    p = left_out_probabilities(d)  # once: the fit's cut-off and the tables read it
     if args.fit:
-        cal = fit(d)
+        cal = fit(d, p)
         OUT.parent.mkdir(parents=True, exist_ok=True)
         OUT.write_text(json.dumps(cal.to_json(), indent=1, ensure_ascii=False) + "\n",
                        encoding="utf-8")
         print(f"wrote {OUT} (cut-off {cal.cutoff})")
     cal = load_calibration.__wrapped__(DEFAULT_CALIBRATION) if args.fit else load_calibration()
-    p = left_out_probabilities(d)
     _print_table("Facts: REALSumm dev, left-out folds by article", fact_table(d, p, cal.cutoff))
     _print_table("Summaries: REALSumm dev, left-out folds", summary_table(d, p, cal.cutoff))
     if not args.skip_pairwise and RAGCHECKER.exists():

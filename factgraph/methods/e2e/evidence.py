@@ -97,7 +97,7 @@ def reference_facts(text: str, unit: str = "statements") -> list[str]:
     return split_facts(text, "sentence" if unit == "sentences" else "clause")
 
 
-def _evidence_record(ev: object, p: float) -> dict[str, float]:
+def _evidence_record(ev: FactEvidence, p: float) -> dict[str, float]:
     keys = ("word_share", "sentence_share", "weighted_share", "bigram_share",
             "numbers_missing", "names_missing")
     return {"p_stated": round(p, 6), **{k: round(float(getattr(ev, k)), 6) for k in keys}}
