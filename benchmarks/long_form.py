@@ -26,6 +26,7 @@ from factgraph.datasets.pairwise import PairwiseInstance, load_pairwise
 from factgraph.evaluation.pairwise import preference_agreement
 from factgraph.evaluation.pairwise_report import (
     evaluated,
+    graded_row,
     label_rows,
     response_id,
     score_pairs,
@@ -76,7 +77,7 @@ def cards_table(paths: list[Path]) -> str:
 
     cards = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
     def own(rep: dict, row: dict) -> bool:  # the judge's rows: S, and its graded companion
-        return row["scorer"] == rep["judge"] or row["scorer"].startswith(f"{rep['judge']} (")
+        return row["scorer"] in (rep["judge"], graded_row(rep["judge"]))
 
     for card in cards:
         rep = card["report"]

@@ -25,20 +25,20 @@ CARDS = Path(__file__).resolve().parents[2] / "docs" / "judge_cards"
 def _headline(path: Path) -> dict[str, Any] | None:
     """The agreement and cost a card records, or None when the card is not there."""
     from factgraph.evaluation.facts_report import FACTS_CARD_KIND
+    from factgraph.evaluation.pairwise_report import graded_row, headline_scorer
 
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("kind") == "factgraph pairwise judge card":
         report = data["report"]
-        # a judge with a graded companion ranks answers by it: that row is its headline
-        graded = f"{report['judge']} (expected coverage)"
-        row = next((r for r in report["rows"] if r["scorer"] == graded),
-                   next((r for r in report["rows"] if r["scorer"] == report["judge"]), None))
+        rows = {r["scorer"]: r for r in report["rows"]}
+        name = headline_scorer(report["judge"], list(rows))
+        row = None if name is None else rows[name]
         cost = report.get("cost") or {}
         return {"card": path.name, "dataset": data["dataset"], "split": data["split"],
                 "n": report["instances"], "label": data["label"],
-                "score": "expected coverage" if row and row["scorer"] == graded else "S",
+                "score": "expected coverage" if name == graded_row(report["judge"]) else "S",
                 "pearson": row and row["pearson"], "spearman": row and row["spearman"],
                 "calls_per_instance": cost.get("calls"),
                 "model_seconds_per_instance": cost.get("model_seconds")}

@@ -91,6 +91,17 @@ def evaluated(instances: Sequence[PairwiseInstance], by_id: Mapping[str, Evaluat
 EXPECTED_COVERAGE = "expected_coverage"
 
 
+def graded_row(judge: str) -> str:
+    """The name of a judge's graded-companion row (its expected coverage) in a report."""
+    return f"{judge} (expected coverage)"
+
+
+def headline_scorer(judge: str, scorers: Sequence[str]) -> str | None:
+    """The row a judge is quoted by: its graded companion where the report has one (the score
+    it ranks answers by), else its own row (S); None when neither is there."""
+    return next((name for name in (graded_row(judge), judge) if name in scorers), None)
+
+
 def judge_score(evaluation: Evaluation, score: str = "comprehensiveness") -> float | None:
     """The score a judge gives one answer: comprehensiveness S, or another of its scores such
     as the graded companion ``expected_coverage`` (None when undefined or absent)."""
@@ -132,7 +143,7 @@ def pairwise_report(instances: Sequence[PairwiseInstance], label: Label,
         if scored and all(EXPECTED_COVERAGE in by_id[response_id(inst, s)].scores
                           for inst in scored for s in SIDES):
             # a judge with per-fact probabilities: its graded companion score, same instances
-            rows.append(preference_agreement(f"{judge or 'judge'} (expected coverage)",
+            rows.append(preference_agreement(graded_row(judge or "judge"),
                                              score_pairs(scored, graded), labels, n_resamples,
                                              seed))
     for name, score in ((LEXICAL, lexical), (LENGTH, length)):
@@ -227,8 +238,8 @@ class PairwiseCard(Card):
         """The judge's headline row: its graded companion (expected coverage) where it has
         one — the score it ranks answers by — else S."""
         rows = {r.scorer: r for r in self.report.rows}
-        return rows.get(f"{self.report.judge} (expected coverage)") or rows.get(
-            self.report.judge or "")
+        name = headline_scorer(self.report.judge or "", list(rows))
+        return None if name is None else rows[name]
 
     def one_line(self) -> str:
         """``judge card: NAME (model, dev, n=84, completeness): Pearson 61.2 / Spearman 58.1
@@ -242,8 +253,8 @@ class PairwiseCard(Card):
         who = ", ".join(x for x in (self.model, self.split, f"n={self.report.instances}",
                                      self.label) if x)
         head = self.judge_row()
-        by = " by expected coverage" if head is not None and head.scorer.endswith(
-            "(expected coverage)") else ""
+        by = " by expected coverage" if head is not None and head.scorer == graded_row(
+            self.judge) else ""
         return (f"judge card: {self.judge} ({who}): Pearson / Spearman "
                 f"{pair(head)}{by} (lexical baseline {pair(rows.get(LEXICAL))}; "
                 f"annotators {pair(rows.get('annotator vs annotator'))})"
