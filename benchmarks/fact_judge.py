@@ -47,7 +47,7 @@ from factgraph.evaluation.fact_agreement import (
 )
 from factgraph.evaluation.facts_report import CANDIDATE_CUTOFFS
 from factgraph.methods.e2e.evidence import reference_facts
-from factgraph.stages.contradiction import ANTONYMS, NEGATORS, contradiction
+from factgraph.stages.contradiction import ANTONYMS, NEGATORS, find_conflict
 from factgraph.stages.fact_calibration import (
     DEFAULT_CALIBRATION,
     Calibration,
@@ -106,8 +106,8 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
                     if vectors else None)
             ev = fact_evidence(scu["text"], index, sims)
             x.append(feature_vector(ev, sims is not None))
-            conflict.append(ev.sentence >= 0 and contradiction(
-                scu["text"], sentences[ev.sentence], row["summary"]) is not None)
+            conflict.append(find_conflict(scu["text"], index, ev.sentence, row["summary"])
+                            is not None)
             y.append(int(scu["present"]))
             doc.append(row["doc"])
             summary.append(k)
@@ -273,9 +273,10 @@ def _perturbation_trial(fact: str, sentences: list[str], response: str
         if changed == s:
             continue
         new_sentences = [changed if x == s else x for x in sentences]
-        new_ev = fact_evidence(fact, ResponseIndex.of(new_sentences))
-        hit = new_ev.sentence >= 0 and contradiction(
-            fact, new_sentences[new_ev.sentence], response.replace(s, changed)) is not None
+        new_index = ResponseIndex.of(new_sentences)
+        new_ev = fact_evidence(fact, new_index)
+        hit = find_conflict(fact, new_index, new_ev.sentence,
+                            response.replace(s, changed)) is not None
         out.append((kind, int(hit)))
     return out
 
@@ -283,8 +284,7 @@ def _perturbation_trial(fact: str, sentences: list[str], response: str
 def _any_contradiction(facts: Sequence[str], sentences: list[str], response: str) -> bool:
     index = ResponseIndex.of(sentences)
     for f in facts:
-        ev = fact_evidence(f, index)
-        if ev.sentence >= 0 and contradiction(f, sentences[ev.sentence], response) is not None:
+        if find_conflict(f, index, fact_evidence(f, index).sentence, response) is not None:
             return True
     return False
 
@@ -360,9 +360,8 @@ def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
                 index = ResponseIndex.of(sentences)
                 evs = [fact_evidence(fact, index) for fact in facts]
                 p = calibration.probability(np.array([feature_vector(e, False) for e in evs]))
-                wrong = [e.sentence >= 0 and contradiction(
-                    fact, sentences[e.sentence], row["output"]) is not None
-                    for fact, e in zip(facts, evs, strict=True)]
+                wrong = [find_conflict(fact, index, e.sentence, row["output"]) is not None
+                         for fact, e in zip(facts, evs, strict=True)]
                 facts_n += len(facts)
                 contradicted += sum(wrong)
                 covered += int(sum(pk >= calibration.cutoff and not w

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factgraph.stages.contradiction import contradiction
+from factgraph.stages.contradiction import contradiction, find_conflict
 from factgraph.stages.fact_calibration import fit_logistic, load_calibration
 from factgraph.stages.fact_evidence import (
     FEATURES,
@@ -115,6 +115,58 @@ def test_an_acronym_is_the_same_name() -> None:
     fact = "Perturbation methods evaluate the faithfulness of rationales of Natural Language " \
            "Processing models."
     assert contradiction(fact, sentence, sentence) is None
+
+
+@pytest.mark.parametrize(("fact", "sentence", "slot"), [
+    # an age as news text gives it, with another number in the sentence
+    ("Michael is 33.", "Michael Pulman, 69, a care worker, spent 7,500 on a transplant.",
+     "number"),
+    # ordinals are numbers; the same neighbour says the same slot ("May 1" / "May 5")
+    ("Gary was the 147th most popular British name in 1996.",
+     "In 1996 Gary was the 297th most popular British name.", "number"),
+    ("The Tour de Yorkshire starts on May 1.",
+     "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
+    # a "not" reached over a short aside (an age) to the clause that states the fact
+    ("Maren Sanchez was stabbed to death.",
+     "Maren Sanchez, 16, was not stabbed to death at her school.", "negation"),
+    # another name inside the fact's own name, though the response names him elsewhere
+    ("Drew Miller plays for the Detroit Red Wings.",
+     "Detroit Red Wings forward Drew Vandermeer plays on.", "name"),
+])
+def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentence: str,
+                                                              slot: str) -> None:
+    response = sentence + " Miller said he was lucky."
+    found = contradiction(fact, sentence, response)
+    assert found is not None and found.slot == slot, found
+
+
+@pytest.mark.parametrize(("fact", "sentence"), [
+    ("The clip has been watched over 27,000 times.",  # a tokeniser split "27 , 000"
+     "The clip has been watched more than 27 , 000 times ."),
+    ("Charles Terreni was 18.",  # ".375" is a decimal, not the integer 375
+     "Charles Terreni had a blood alcohol level of .375 when he died."),
+    ("The blood alcohol reading was .375.", "The blood alcohol reading Was375 , says WIS."),
+    ("Gary was the 1001st most popular name in 2013.",  # another year: another ranking
+     "In 1996 Gary was the 147th most popular name."),
+    ("Paul and Laura Elliott ran across the finish line.",  # a comma parts the neighbours
+     "The pair, who live in Clapham, London, ran across the finish line."),
+])
+def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) -> None:
+    assert contradiction(fact, sentence, sentence) is None
+
+
+def test_a_changed_word_that_moves_the_alignment_is_still_found() -> None:
+    sentences = ["Anna Berg holds a regional chess title.",
+                 "Berg, who trains in Oslo, does not hold the national chess title this year."]
+    fact = "Anna Berg holds the national chess title this year."
+    index = ResponseIndex.of(sentences)
+    # aligned to the first sentence (its rare name), the second holds more of the fact
+    found = find_conflict(fact, index, 0, " ".join(sentences))
+    assert found is not None and found[0] == 1 and found[1].slot == "negation"
+    # stated whole in the aligned sentence: no second look
+    stated = ResponseIndex.of(["Anna Berg holds the national chess title this year.",
+                               sentences[1]])
+    assert find_conflict(fact, stated, 0, " ".join(stated.sentences)) is None
 
 
 def test_the_shipped_calibration_separates_stated_from_absent() -> None:

@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words
-from factgraph.stages.fact_evidence import names, numbers, stem, stems
+from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stem, stems
 
 REST_SHARE = 0.75
+SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
 CLAUSE_SHARE = 0.75  # negation and antonyms: the clause must carry the fact
+SHORT_ASIDE = 3  # words: an aside the clause reaches over (an age, "from Oldham")
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
                       "neither", "nor", "cannot", "nowhere", "unable"})
 _PAIRS = (
@@ -158,16 +160,59 @@ def _next_word(tokens: list[str], i: int) -> str | None:
     return None
 
 
+_SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})((?:\s+,\s+\d{3})+)\b")  # "27 , 000" (tokenised)
+_BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
+
+
+def _joined_numbers(text: str) -> str:
+    """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
+    ordinals read as their number ("147th" -> "147", as content words read them)."""
+    text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text)
+    return _SPLIT_THOUSANDS.sub(lambda m: m.group(1) + re.sub(r"\s+,\s+", ",", m.group(2)),
+                                text)
+
+
+# a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
+_AGE = re.compile(r"(?:\b[a-z]+\s*,\s*(\d{1,3})\s*,)|(?:\baged?\s+(\d{1,3})\b)|"
+                  r"(?:\b(\d{1,3})[- ]years?[- ]old\b)|(?:\b(?:is|was)\s+(\d{1,3})\s*\.?\s*$)",
+                  re.I)
+
+
+def _ages(text: str) -> set[str]:
+    """The ages ``text`` states (see :data:`_AGE`)."""
+    return {next(g for g in m.groups() if g) for m in _AGE.finditer(text.strip())}
+
+
 def _number_slots(text: str) -> list[tuple[str, str | None]]:
-    """(number, the word after it) for each number of ``text`` as content words read it."""
+    """(number, the word after it) for each number of ``text`` as content words read it: a
+    token that is a number and nothing else ("Was375" is no number; ".375" is a decimal,
+    kept as ``0.375``)."""
+    text = re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
     toks = _tokens(text)
     raw = [t.lower() for t in _TOKEN.findall(text)]  # before "one" reads as 1
     nums = set(numbers(text))
     out = []
     for i, t in enumerate(toks):
         v = t.replace(",", "")
+        if not _BARE_NUMBER.match(v):
+            continue
         if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one"):
             out.append((v, _next_word(toks, i)))  # "one of his albums" counts nothing
+    return out
+
+
+def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
+    """For each number of ``text``, the tokens just before and after it that say which slot it
+    fills ("May 1" -> (-1, "may"); "30 - 20" -> (1, "20")); function words say nothing."""
+    toks = _tokens(re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text)))
+    out: dict[str, set[tuple[int, str]]] = {}
+    for i, t in enumerate(toks):
+        v = t.replace(",", "")
+        if not _BARE_NUMBER.match(v):
+            continue
+        out.setdefault(v, set()).update(
+            (d, toks[i + d].replace(",", "")) for d in (-1, 1) if 0 <= i + d < len(toks)
+            and toks[i + d] not in _FUNCTION_WORDS and toks[i + d] not in STOPWORDS)
     return out
 
 
@@ -199,23 +244,36 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
     others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
+    fact_around, sentence_around = _number_neighbours(fact), _number_neighbours(sentence)
+    fact_ages, sentence_ages = _ages(fact), _ages(sentence)
+    sentence_numbers = {m for m, _ in sent_slots}
+    for n in sorted(fact_ages - response_words):  # "Michael is 33" / "Michael Pulman, 69,"
+        for m in sorted(sentence_ages - fact_ages):
+            share, size = _rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
+            if size >= 1 and share == 1.0:
+                return Conflict("number", f"{n} (age)", f"{m} (age)")
     for n, unit in fact_slots:
         if n in response_words:
             continue
         for m, unit_m in others:
-            same_kind = (unit is not None and unit_m is not None
+            # the same slot: the same word counted or measured, or the same neighbour ("May 1"
+            # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
+            same_slot = (unit is not None and unit_m is not None
                          and stem(unit) == stem(unit_m)) or \
-                (bool(_YEAR.match(n)) and bool(_YEAR.match(m))) or \
+                bool(fact_around.get(n, set()) & sentence_around.get(m, set())) or \
+                _same_quantity(n, unit, m, unit_m) is False
+            same_slot = same_slot or (bool(_YEAR.match(n)) and bool(_YEAR.match(m)))
+            same_kind = same_slot or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
                  and not {unit, unit_m} & _MEASURES
-                 and not _YEAR.match(n) and not _YEAR.match(m))  # "Smith is 25" / "Smith, 53,"
+                 and not _YEAR.match(n) and not _YEAR.match(m)
+                 and n.isdigit() and m.isdigit())  # "Smith is 25" / "Smith, 53,"
             if not same_kind:
-                if _same_quantity(n, unit, m, unit_m) is False:
-                    same_kind = True
-                else:
-                    continue
+                continue
             share, size = _rest_share(fact_stems, {n}, sentence_stems)
-            if share >= REST_SHARE and size >= 2:
+            if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
+                continue  # the fact's other numbers not there: another time or count
+            if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
                 return Conflict("number", f"{n} {unit or ''}".strip(),
                                 f"{m} {unit_m or ''}".strip())
     return None
@@ -245,36 +303,48 @@ def _spelling_variant(a: str, b: str) -> bool:
 
 def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
                    sentence_stems: set[str]) -> Conflict | None:
+    """Another name where the fact has one. A name of the fact that the whole response never
+    states is swapped when another name stands beside a word that stands beside it in the
+    fact. A name the response states elsewhere but not in this sentence needs more: the other
+    name stands in the fact's own name ("Drew Miller" / "Drew Vandermeer": a capitalised
+    word of the fact beside both) — then one word of the rest may be paraphrased."""
     fact_names = names(fact)
     # "Baron/Pup": alternatives; one of them stated is enough
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
 
     spelled_out = _spelled_out_initials(response_lower)  # "MP"
 
-    def stated(n: str) -> bool:  # anywhere in the response (a plural too; "MP" for "Member
-        return n in spelled_out or any(  # of Parliament"): a name said elsewhere is no swap
-            re.search(rf"\b{re.escape(a)}(?:s|es)?\b", response_lower)
+    def stated(n: str, text: str) -> bool:  # a plural too; "MP" for "Member of Parliament"
+        return n in spelled_out or any(
+            re.search(rf"\b{re.escape(a)}(?:s|es)?\b", text)
             for a in next((g for g in alternatives if n in g), {n}))
 
-    absent = [n for n in fact_names if not stated(n)]
-    if not absent:
+    sentence_lower = sentence.lower()
+    here = [n for n in fact_names if not stated(n, sentence_lower)]
+    if not here:
         return None
     short = _initials(fact)
     others = [m for m in names(sentence) if m not in fact_names and m not in short
               and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)]
     if not others:
         return None
-    drop = {stem(w) for n in absent for w in content_words(n)}  # the slot, not every name
-    share, size = _rest_share(fact_stems, drop, sentence_stems)
-    if share < REST_SHARE or size < 2:
-        return None
+    nowhere = [n for n in here if not stated(n, response_lower)]
     fact_tokens, sentence_tokens = _tokens(fact), _tokens(sentence)
-    for n in absent:  # the other name stands where the fact's name stands
+    fact_capitals = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fact)} - STOPWORDS
+    for n in here:  # the other name stands where the fact's name stands
         around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
+        in_name = {(d, w) for d, w in around if w in fact_capitals and d < 0}  # "Drew M"
+        drop = {stem(w) for w in content_words(n)}  # the slot, not every name
+        share, size = _rest_share(fact_stems, drop, sentence_stems)
+        if size < 2:
+            continue
         for m in others:
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
                 continue
-            if around & _neighbours(sentence_tokens, m):
+            beside = _neighbours(sentence_tokens, m)
+            if in_name & beside and share >= SLOT_REST_SHARE:
+                return Conflict("name", n, m)
+            if n in nowhere and around & beside and share >= REST_SHARE:
                 return Conflict("name", n, m)
     return None
 
@@ -300,24 +370,39 @@ _CLAUSE = re.compile(r"\s*[;:()]\s*|,\s+|\s+(?:and|but|whereas|while|although|be
 def aligned_clause(fact_stems: list[str], sentence: str) -> str:
     """The stretch of ``sentence`` that states the fact: the clause piece (cut at punctuation
     and at conjunctions and relative words) holding most of the fact's words, widened to a
-    neighbouring piece while that adds a word of the fact. A "not" outside it says nothing
-    about this fact ("… a warm winter, which was a setback since there was not much ice")."""
+    neighbouring piece while that adds a word of the fact — reaching over a short aside that
+    adds none ("Maren Sanchez, 16, was stabbed": the age is no clause of its own). A "not"
+    outside it says nothing about this fact ("… a warm winter, which was a setback since there
+    was not much ice")."""
     pieces = [c for c in _CLAUSE.split(sentence) if c and c.strip()] or [sentence]
     want = set(fact_stems)
     have = [want & set(stems(c)) for c in pieces]
+    short = [len(c.split()) <= SHORT_ASIDE for c in pieces]
     best = max(range(len(pieces)), key=lambda k: len(have[k]))
     lo = hi = best
     got = set(have[best])
+
+    def reach(k: int, step: int) -> tuple[int, set[str]]:
+        """How far one widening step goes from piece ``k`` and the words it adds."""
+        j = k + step
+        if not 0 <= j < len(pieces):
+            return k, set()
+        if have[j] - got:
+            return j, have[j] - got
+        if short[j] and 0 <= j + step < len(pieces) and have[j + step] - got:
+            return j + step, have[j + step] - got
+        return k, set()
+
     while True:
-        left = have[lo - 1] - got if lo > 0 else set()
-        right = have[hi + 1] - got if hi + 1 < len(pieces) else set()
+        lo2, left = reach(lo, -1)
+        hi2, right = reach(hi, 1)
         if not left and not right:
             break
         if len(left) >= len(right):
-            lo -= 1
+            lo = lo2
             got |= left
         else:
-            hi += 1
+            hi = hi2
             got |= right
     return " ".join(pieces[lo: hi + 1])
 
@@ -326,6 +411,7 @@ def aligned_clause(fact_stems: list[str], sentence: str) -> str:
 def _stated_numbers(response: str) -> frozenset[str]:
     """The numbers a response states anywhere, spelled ("seven-year") or not; read once per
     response, not once per fact."""
+    response = _joined_numbers(response)
     return frozenset({w.replace(",", "") for w in content_words(response)} | {
         t.replace(",", "") for t in _tokens(response) if t[:1].isdigit()})
 
@@ -347,14 +433,39 @@ def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
-    clause_stems = set(stems(clause))
-    share, size = _rest_share(fact_stems, set(), clause_stems)
+    # the sentence carries the fact; the flip must be in the clause that states it
+    share, size = _rest_share(fact_stems, set(), sentence_stems)
     if share >= CLAUSE_SHARE and size >= 3:
         found = _negation_conflict(fact, clause)
         if found is not None:
             return found
     found = _antonym_conflict(_tokens(fact), set(_tokens(clause)), fact_stems,
-                              clause_stems)
+                              sentence_stems)
     if found is not None:
         return found
     return _name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems)
+
+
+def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
+                  ) -> tuple[int, Conflict] | None:
+    """(sentence index, conflict) for ``fact`` against a response read as ``index``, or None.
+
+    The aligned sentence (``aligned``, from :func:`~factgraph.stages.fact_evidence.fact_evidence`)
+    is checked first. A changed name or number can move the alignment to another sentence
+    (the changed word was the fact's rarest), so the sentence that holds most of the fact's
+    words, if it is another, is checked next — unless the aligned sentence holds every word of
+    the fact and so states it."""
+    if aligned < 0:
+        return None
+    found = contradiction(fact, index.sentences[aligned], response)
+    if found is not None:
+        return aligned, found
+    words = stems(fact)
+    if not words:
+        return None
+    shares = [sum(w in set(sent) for w in words) / len(words) for sent in index.sentence_stems]
+    most = max(range(len(shares)), key=lambda k: shares[k])
+    if most == aligned or shares[aligned] >= 1.0 or shares[most] <= shares[aligned]:
+        return None
+    found = contradiction(fact, index.sentences[most], response)
+    return (most, found) if found is not None else None

@@ -14,8 +14,9 @@ Per fact, cheapest first:
    shares; numbers and names that must match) turned into ``P(stated)`` by the calibrated
    model shipped with the package (``factgraph.stages.fact_calibration``; fitted on people's
    fact-level labels, numpy alone at run time);
-2. the contradiction check of ``factgraph.stages.contradiction`` on the aligned sentence
-   (another number, a flipped negation, an antonym, another name in the fact's slot);
+2. the contradiction check of ``factgraph.stages.contradiction`` on the aligned sentence, and
+   on the sentence holding most of the fact's words where that is another (another number,
+   a flipped negation, an antonym, another name in the fact's slot);
 3. with ``evidence_model_check`` and a text model, for the facts still undecided
    (``evidence_band_low ≤ P < evidence_band_high``) one yes / no / unknown token: does the
    aligned sentence (with its neighbours) state the fact? ``P(yes)`` replaces P and a "no"
@@ -44,7 +45,7 @@ from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
 from factgraph.methods.e2e.options import E2EOptions, cutoff_field
 from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
-from factgraph.stages.contradiction import Conflict, contradiction
+from factgraph.stages.contradiction import Conflict, find_conflict
 from factgraph.stages.fact_calibration import DEFAULT_CALIBRATION, load_calibration
 from factgraph.stages.fact_coverage import evidence_verdict_probabilities
 from factgraph.stages.fact_evidence import (
@@ -145,9 +146,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     index = ResponseIndex.of(sentences)
     evidence = [fact_evidence(f.text, index) for f in facts]
     probs = calibration.probability(np.array([feature_vector(ev, False) for ev in evidence]))
-    conflicts = [contradiction(f.text, sentences[ev.sentence], inp.response)
-                 if options.contradiction_check and ev.sentence >= 0 else None
-                 for f, ev in zip(facts, evidence, strict=True)]
+    found = [find_conflict(f.text, index, ev.sentence, inp.response)
+             if options.contradiction_check else None
+             for f, ev in zip(facts, evidence, strict=True)]
+    conflicts = [x[1] if x is not None else None for x in found]
     model = _model_verdicts(session, options, sentences, facts, evidence, probs, conflicts)
     relations: list[Relation] = []
     expected: list[float] = []
@@ -168,6 +170,8 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
             continue
         src = said[ev.sentence].id
         if conflict is not None:
+            if found[k] is not None:  # the sentence that states it otherwise
+                src = said[found[k][0]].id
             f.metadata["contradicted"] = conflict.describe()
             relations.append(Relation(src=src, dst=f.id, label=RelationLabel.contradicts,
                                       method=f"evidence:{conflict.slot}",
