@@ -170,8 +170,9 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
             continue
         src = said[ev.sentence].id
         if conflict is not None:
-            if found[k] is not None:  # the sentence that states it otherwise
-                src = said[found[k][0]].id
+            where = found[k]
+            if where is not None:  # the sentence that states it otherwise
+                src = said[where[0]].id
             f.metadata["contradicted"] = conflict.describe()
             relations.append(Relation(src=src, dst=f.id, label=RelationLabel.contradicts,
                                       method=f"evidence:{conflict.slot}",
