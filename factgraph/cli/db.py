@@ -13,8 +13,8 @@ import click
 from rich import box
 from rich.table import Table
 
-from factgraph.cli.main import UserError
 from factgraph.cli.output import (
+    UserError,
     format_option,
     make_console,
     output_option,

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
-from factgraph.cli.main import UserError
 from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
+    UserError,
     format_option,
     format_score,
     make_console,

@@ -10,7 +10,7 @@ import secrets
 import click
 
 from factgraph.cli.db import DATABASE, GRAPH, STORE, URI, _open
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 from factgraph.io import load_evaluations
 
 TOKEN_ENV = "FACTGRAPH_EXPLORE_TOKEN"

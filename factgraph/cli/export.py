@@ -17,8 +17,7 @@ from typing import IO, Any
 
 import click
 
-from factgraph.cli.main import UserError
-from factgraph.cli.output import format_option, output_option, output_stream, read_output
+from factgraph.cli.output import UserError, format_option, output_option, output_stream, read_output
 from factgraph.export.frames import (
     LEVELS,
     RELATION_COLUMNS,

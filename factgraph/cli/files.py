@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 from factgraph.errors import parse_model
 from factgraph.graph import GraphTable
 from factgraph.io import _read_json, is_jsonl, iter_evaluations, load_graph_table

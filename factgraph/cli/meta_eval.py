@@ -10,7 +10,6 @@ import click
 from rich.table import Table
 
 from factgraph.cli.judge_choice import announce_auto
-from factgraph.cli.main import UserError
 from factgraph.cli.meta_eval_facts import facts_cmd
 from factgraph.cli.meta_eval_run import (
     FORMATS,
@@ -30,6 +29,7 @@ from factgraph.cli.meta_eval_run import (
     number_text as _num,
 )
 from factgraph.cli.output import (
+    UserError,
     format_option,
     make_console,
     output_option,

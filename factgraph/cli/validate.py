@@ -10,8 +10,7 @@ from typing import Any
 import click
 from pydantic import BaseModel, ValidationError
 
-from factgraph.cli.main import UserError
-from factgraph.cli.output import format_option, output_option, output_stream, read_output
+from factgraph.cli.output import UserError, format_option, output_option, output_stream, read_output
 from factgraph.errors import InputError
 from factgraph.inputs import EvaluationInput
 from factgraph.io import _read_bytes, _read_json, is_jsonl, iter_jsonl
