@@ -21,7 +21,7 @@ from factgraph.cli.output import (
     output_stream,
     read_output,
 )
-from factgraph.io import check_evaluations, iter_evaluations
+from factgraph.graph.results import check_evaluations, iter_evaluations
 from factgraph.store.registry import (
     DEFAULT_STORE,
     STORE_ENV,

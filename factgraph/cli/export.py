@@ -26,7 +26,7 @@ from factgraph.export.frames import (
     relation_rows,
     statement_rows,
 )
-from factgraph.io import iter_evaluations
+from factgraph.graph.results import iter_evaluations
 from factgraph.models import Evaluation
 
 FORMATS = ("csv", "jsonl", "parquet")

@@ -78,7 +78,7 @@ def facts_cmd(file: str | None, results_file: str | None, score_only: bool,
         facts_report,
         write_facts_card,
     )
-    from factgraph.io import iter_evaluations
+    from factgraph.graph.results import iter_evaluations
 
     for name, value in (("--articles", n_docs), ("--limit", limit)):
         if value is not None and value < 1:
