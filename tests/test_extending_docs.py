@@ -14,6 +14,7 @@ import sys
 import tomllib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -173,7 +174,7 @@ def test_prompts_dir_replaces_the_installed_methods_own_prompt(tmp_path: Path) -
     for n, text in enumerate(FACTS, 1):
         (tmp_path / f"doc{n}.txt").write_text(text, encoding="utf-8")
 
-    def evaluate(*extra: str) -> tuple[list[list[str]], dict[str, object]]:
+    def evaluate(*extra: str) -> tuple[list[list[str]], dict[str, Any]]:
         calls, out = tmp_path / "calls.jsonl", tmp_path / "out.json"
         calls.unlink(missing_ok=True)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(REPO)]),
@@ -198,8 +199,8 @@ def test_prompts_dir_replaces_the_installed_methods_own_prompt(tmp_path: Path) -
     assert {c[0] for c in own_calls} == {own_system.strip()}  # the user's text reached the model
     assert [c[1:] for c in own_calls] == [c[1:] for c in packaged_calls]
     digest = "sha256:" + hashlib.sha256((prompts / "facts.toml").read_bytes()).hexdigest()
-    assert replaced["parameters"]["prompts"] == {"exact_match:facts": digest}  # type: ignore[index]
-    assert "prompts" not in packaged["parameters"]  # type: ignore[operator]
+    assert replaced["parameters"]["prompts"] == {"exact_match:facts": digest}
+    assert "prompts" not in packaged["parameters"]
     assert replaced["scores"] == packaged["scores"]
 
     # checked against the installed package's own prompt, like a built-in one
