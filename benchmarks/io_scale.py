@@ -43,7 +43,7 @@ DECODERS = {
     "json.loads (dicts)": "import json; json.loads(open(P, 'rb').read())",
     "orjson.loads (dicts)": "import orjson; orjson.loads(open(P, 'rb').read())",
     "msgspec rows + arrays (chosen)": (
-        "from factgraph.io import load_graph_table; load_graph_table(P)"),
+        "from factgraph.graph.results import load_graph_table; load_graph_table(P)"),
     "pydantic TypeAdapter, TypedDict rows": (
         "from typing import Any, Literal, NotRequired\n"
         "from typing_extensions import TypedDict\n"
@@ -76,7 +76,7 @@ OBJECT_PATH = (
     "import json\n"
     "from factgraph.cli.analyze import coverage_summary\n"
     "from factgraph.graph import analyze\n"
-    "from factgraph.io import load_graph\n"
+    "from factgraph.graph.results import load_graph\n"
     "print(json.dumps(coverage_summary(analyze(load_graph(P))), indent=2, ensure_ascii=False))"
 )
 
@@ -84,7 +84,7 @@ OBJECT_PATH = (
 # The report before it streamed: every Evaluation held (traces, verdicts and parse failures
 # dropped, as the command did), then the list-based report frozen in tests/report_oracle.
 REPORT_BEFORE = (
-    "from factgraph.io import iter_evaluations\n"
+    "from factgraph.graph.results import iter_evaluations\n"
     "from tests.report_oracle.report import render_report\n"
     "evs = [ev.model_copy(update={'traces': [], 'verdicts': [], 'parse_failures': []})\n"
     "       for ev in iter_evaluations(P)]\n"

@@ -31,7 +31,7 @@ from factgraph.evaluation.pairwise_report import (
     response_id,
     score_pairs,
 )
-from factgraph.io import iter_evaluations
+from factgraph.graph.results import iter_evaluations
 from factgraph.methods.e2e.sentences import sentence_score
 
 DATA = Path("../shared/data/ragchecker/meta_eval_dev.jsonl.gz")

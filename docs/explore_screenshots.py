@@ -25,7 +25,7 @@ def main() -> None:
     from factgraph.explore.app import create_app
     from factgraph.explore.serving import serve_in_background
     from factgraph.explore.sources import ResultsSource, StoreSource
-    from factgraph.io import load_evaluations
+    from factgraph.graph.results import load_evaluations
     from factgraph.store import push_evaluations
     from factgraph.store.falkordb_store import FalkorDBStore
     from factgraph.store.records import context_statement_id, query_id

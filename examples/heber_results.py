@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from factgraph.graph import analyze
-from factgraph.io import load_graph
+from factgraph.graph.results import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 
 HERE = Path(__file__).resolve().parent

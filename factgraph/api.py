@@ -319,6 +319,6 @@ def load_results(path: PathLike) -> Iterator[Evaluation]:
     ...     print([(ev.id, ev.method) for ev in factgraph.load_results(path)])
     [('a', 'e2e')]
     """
-    from factgraph.io import iter_evaluations
+    from factgraph.graph.results import iter_evaluations
 
     yield from iter_evaluations(path)

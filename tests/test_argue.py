@@ -14,9 +14,9 @@ import pytest
 from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedNLIBackend, ScriptedTextBackend, ScriptOutput
 from factgraph.datasets.argue_io import load_nuggets, load_report, report_from_text
+from factgraph.errors import InputError
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.io import InputError
 from factgraph.methods import get_method
 from factgraph.methods.argue import ArgueOptions, run_argue
 from factgraph.metrics.argue import (

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from factgraph.cli import main
 from factgraph.config import ConfigError
-from factgraph.io import InputError, UnknownNameError, UserInputError
+from factgraph.errors import InputError, UnknownNameError, UserInputError
 
 RAISED: dict[str, BaseException] = {}
 

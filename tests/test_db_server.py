@@ -25,7 +25,7 @@ pytest.importorskip("falkordb", reason="the falkordb client is not installed (ex
 
 from benchmarks.db_load import synthetic_evaluations
 from factgraph.cli.main import cli
-from factgraph.io import load_evaluations
+from factgraph.graph.results import load_evaluations
 from factgraph.store.falkordb_store import FalkorDBStore
 from factgraph.store.server import AOF_DIR, STATE_NAME, FalkorDBServer, pid_alive, wait_gone
 from factgraph.store.writer import ensure_schema, push_evaluations

@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn", reason="the explorer needs its extra: factgraph[e
 
 from factgraph.explore.app import create_app  # noqa: E402
 from factgraph.explore.sources import ResultsSource, StoreSource  # noqa: E402
-from factgraph.io import load_evaluations  # noqa: E402
+from factgraph.graph.results import load_evaluations  # noqa: E402
 from factgraph.models import Evaluation, FactGraph, Relation, Statement  # noqa: E402
 from factgraph.store.records import context_statement_id, query_id  # noqa: E402
 from factgraph.store.server import FalkorDBServer  # noqa: E402

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from factgraph.cli.main import cli
-from factgraph.io import load_evaluations
+from factgraph.graph.results import load_evaluations
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "extending.md"

@@ -24,6 +24,7 @@ from sklearn.metrics import (
 )
 
 from factgraph.datasets.fact_labels import load_fact_labels, select_rows
+from factgraph.errors import InputError
 from factgraph.evaluation.fact_agreement import (
     PER_FACT,
     cluster_bca,
@@ -34,7 +35,6 @@ from factgraph.evaluation.fact_agreement import (
     statistics_of_cells,
 )
 from factgraph.evaluation.facts_report import fact_verdicts, facts_inputs, facts_report
-from factgraph.io import InputError
 from factgraph.methods.given_facts import FACT_ID
 from factgraph.models import (
     Evaluation,

@@ -136,7 +136,7 @@ def test_cli_docs_show_schema_inputs() -> None:
 
 
 def test_view_refuses_the_card_of_another_judge(tmp_path: Path) -> None:
-    from factgraph.io import load_evaluations, write_json
+    from factgraph.graph.results import load_evaluations, write_json
 
     ev = load_evaluations(str(REPO / "examples" / "heber_results.jsonl"))[0]
     ev.parameters["judge"] = "e2e-sentences-model-free"  # as auto records it

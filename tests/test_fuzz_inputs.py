@@ -12,10 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from factgraph.cli.main import cli
+from factgraph.errors import InputError
 from factgraph.graph import GraphTable
 from factgraph.graph.file import decode_table
+from factgraph.graph.results import load_evaluations, load_graph, load_graph_table
 from factgraph.inputs import EvaluationInput
-from factgraph.io import InputError, load_evaluations, load_graph, load_graph_table, read_jsonl
+from factgraph.io import read_jsonl
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),

@@ -12,8 +12,10 @@ import pytest
 
 import factgraph
 from factgraph.config import ConfigError
+from factgraph.errors import InputError, UserInputError
+from factgraph.graph.results import write_json
 from factgraph.inputs import Document, EvaluationInput
-from factgraph.io import InputError, UserInputError, read_given_facts, write_json
+from factgraph.io import read_given_facts
 from factgraph.methods.comprehensiveness import ComprehensivenessOptions
 from factgraph.methods.e2e.auto import input_kind
 from factgraph.methods.e2e.method import run_e2e

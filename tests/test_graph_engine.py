@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from factgraph.graph import analyze, comprehensiveness_score, condensation_edges
-from factgraph.io import load_graph
+from factgraph.graph.results import load_graph
 from factgraph.models import FactGraph, Relation, Statement
 
 

@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 
 from factgraph.cli.analyze import coverage_summary
 from factgraph.cli.main import cli
+from factgraph.errors import InputError
 from factgraph.graph import GraphTable, analyze, analyze_table
 from factgraph.graph.file import GraphRows, RelationRow, StatementRow, decode_table, rows_to_table
-from factgraph.io import InputError, iter_evaluations, load_graph, load_graph_table
+from factgraph.graph.results import iter_evaluations, load_graph, load_graph_table
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 
 SETTINGS = settings(max_examples=150, deadline=None,

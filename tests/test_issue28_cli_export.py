@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from factgraph.cli.export import format_for
 from factgraph.cli.main import cli
 from factgraph.export.frames import to_frame
-from factgraph.io import load_evaluations
+from factgraph.graph.results import load_evaluations
 
 pd = pytest.importorskip("pandas")
 

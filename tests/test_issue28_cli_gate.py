@@ -13,7 +13,8 @@ from click.testing import CliRunner, Result
 
 from factgraph.cli.main import cli
 from factgraph.graph import analyze
-from factgraph.io import load_evaluations, load_graph, read_jsonl
+from factgraph.graph.results import load_evaluations, load_graph
+from factgraph.io import read_jsonl
 from factgraph.models import Evaluation, FactGraph, Origin, Statement
 from factgraph.testing import assert_comprehensive, gate_failures, main_score
 from tests.fake_openai import serve

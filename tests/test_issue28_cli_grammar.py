@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from factgraph.cli.main import cli
 from factgraph.cli.output import resolve_output
 from factgraph.graph import analyze
-from factgraph.io import load_evaluations, load_graph
+from factgraph.graph.results import load_evaluations, load_graph
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "examples" / "heber_results.jsonl"

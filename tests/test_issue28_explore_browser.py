@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn", reason="the explorer needs its extra: factgraph[e
 from factgraph.explore import pages  # noqa: E402
 from factgraph.explore.app import create_app  # noqa: E402
 from factgraph.explore.sources import ResultsSource  # noqa: E402
-from factgraph.io import load_evaluations  # noqa: E402
+from factgraph.graph.results import load_evaluations  # noqa: E402
 from tests.explore_support import serve  # noqa: E402
 
 pytestmark = pytest.mark.browser

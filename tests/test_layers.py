@@ -89,3 +89,11 @@ def test_imports_inside_functions_and_under_type_checking_count(tmp_path: Path) 
     assert imported_by("layered_demo.low") == {"layered_demo.high"}
     assert imported_by("layered_demo.typed") == {"layered_demo.high"}
     assert imported_by("layered_demo.high") == {"layered_demo.low"}
+
+
+def test_no_command_module_imports_the_cli_entry_point() -> None:
+    # cli/main loads the command modules by name; they share UserError and the output helpers
+    # through cli/output, never by importing main back
+    graph = _graph("factgraph", REPO)
+    importers = graph.find_modules_that_directly_import("factgraph.cli.main")
+    assert sorted(importers) == ["factgraph.__main__"]

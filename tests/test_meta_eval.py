@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from factgraph.cli.main import cli
+from factgraph.errors import InputError
 from factgraph.evaluation.meta_eval import load_judgements, summarize_judgements
-from factgraph.io import InputError
 
 EXPECTED_MATCHES = {
     "gpt-oss-120b": 907,

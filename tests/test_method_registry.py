@@ -161,8 +161,8 @@ def test_meta_eval_eligibility_comes_from_the_registry(tmp_path: Path) -> None:
     try:
         assert "toy-meta" in METHODS and not METHODS["toy-meta"].meta_evaluable
         assert EvaluationConfig.from_flat({"method": "toy-meta"}).method == "toy-meta"
-        from factgraph.cli.main import UserError
         from factgraph.cli.meta_eval import require_meta_evaluable
+        from factgraph.cli.output import UserError
 
         with pytest.raises(UserError, match="--method toy-meta: x ") as refused:
             require_meta_evaluable("toy-meta", "x")

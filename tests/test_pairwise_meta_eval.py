@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from factgraph.datasets.pairwise import load_pairwise
+from factgraph.errors import InputError
 from factgraph.evaluation.pairwise import (
     annotator_agreement,
     content_word_recall,
@@ -25,7 +26,6 @@ from factgraph.evaluation.pairwise import (
     response_length,
     spearman,
 )
-from factgraph.io import InputError
 from tests.pipeline_support import invoke
 
 values = st.lists(st.sampled_from([-2.0, -1.0, -0.5, 0.0, 0.25, 1.0, 2.0, 3.5]),

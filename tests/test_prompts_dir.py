@@ -169,3 +169,67 @@ def test_a_judge_card_written_from_such_results_names_the_prompts(tmp_path: Path
     assert json.loads(card_path.read_text())["prompts"] == {"e2e": digest}
     assert own.model_dump(exclude={"prompts", "date"}) == \
         default.model_dump(exclude={"prompts", "date"})
+
+
+def _plugin(root: Path) -> None:
+    """An installed package ``plug_prompts`` holding the prompt ``plug_prompts:ask``."""
+    (root / "plug_prompts").mkdir()
+    (root / "plug_prompts" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "plug_prompts" / "ask.toml").write_text(
+        'system = "Packaged."\nuser = "Q: $question"\n', encoding="utf-8")
+    (root / "plug_module.py").write_text("", encoding="utf-8")
+
+
+def test_another_packages_prompt_is_named_package_relatively(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from factgraph.prompts import qualified_name
+
+    _plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert qualified_name("nli") == qualified_name("factgraph.prompts:nli") == "nli"
+    assert qualified_name(("factgraph.prompts", "nli")) == "nli"
+    assert qualified_name(("plug_prompts", "ask")) == "plug_prompts:ask"
+    for bad in ("", "plug_prompts:", "a/b", ("plug_prompts", "a:b")):
+        with pytest.raises(ValueError, match="not a prompt name"):
+            qualified_name(bad)
+    ask = PACKAGED.get(("plug_prompts", "ask"))
+    assert ask == load_prompt("plug_prompts:ask") and ask.name == "plug_prompts:ask"
+    assert ask.messages(question="why?")[-1].content == "Q: why?"
+
+    own = tmp_path / "own"
+    (own / "plug_prompts").mkdir(parents=True)
+    path = own / "plug_prompts" / "ask.toml"
+    path.write_text('system = "Mine."\nuser = "Question: $question"\n', encoding="utf-8")
+    prompts = PromptSet.from_directory(own)
+    assert prompts.get("plug_prompts:ask").system == "Mine."
+    assert prompts.get("nli") == load_prompt("nli")  # the built-ins keep their packaged prompts
+    assert prompts.recorded() == {
+        "plug_prompts:ask": "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+@pytest.mark.parametrize(("relative", "text", "message"), [
+    ("plug_prompts/ask.toml", 'system = "x"\nuser = "$q"\n',
+     "user: unknown field(s) $q; leaves out $question (the plug_prompts:ask prompt fills in "
+     "$question)"),
+    ("plug_prompts/tell.toml", 'system = "x"\nuser = "$question"\n',
+     "package 'plug_prompts' has no prompt tell.toml, so this file would replace nothing"),
+    ("no_such_package_here/ask.toml", 'system = "x"\nuser = "$question"\n',
+     "no installed package is named 'no_such_package_here', so this file would replace nothing"),
+    ("plug_module/ask.toml", 'system = "x"\nuser = "$question"\n',
+     "package 'plug_module' cannot hold prompts: "),
+    ("factgraph.prompts/nli.toml", 'system = "x"\nuser = "$premise $hypothesis"\n',
+     "a second file for the nli prompt"),
+])
+def test_a_bad_file_for_another_packages_prompt_is_one_line_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, relative: str, text: str,
+        message: str) -> None:
+    _plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    own = tmp_path / "own"
+    nli_override(own)
+    (own / relative).parent.mkdir(parents=True, exist_ok=True)
+    (own / relative).write_text(text, encoding="utf-8")
+    with pytest.raises(PromptError) as err:
+        PromptSet.from_directory(own)
+    assert str(err.value).startswith(f"{own / relative}: {message}"), str(err.value)
+    assert "\n" not in str(err.value)

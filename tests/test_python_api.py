@@ -23,8 +23,9 @@ from factgraph.backends.base import ChatMessage, GenerationParams
 from factgraph.backends.scripted import ScriptedTextBackend, ScriptOutput
 from factgraph.cli.main import cli
 from factgraph.config import ConfigError, EvaluationConfig, UnknownOptionError
+from factgraph.errors import InputError
 from factgraph.graph import analyze
-from factgraph.io import InputError, read_jsonl
+from factgraph.io import read_jsonl
 from factgraph.models import Evaluation
 from tests.fake_openai import serve
 from tests.pipeline_support import DOC1, DOC2, QUERY, RESPONSE, PromptRouter, field, invoke

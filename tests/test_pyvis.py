@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from factgraph.io import load_graph
+from factgraph.graph.results import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_view, view_data
 from tests.browser_support import wait_until

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from factgraph.cli.main import cli
+from factgraph.graph.results import load_evaluations
 from factgraph.inputs import EvaluationInput
-from factgraph.io import load_evaluations
 from factgraph.models import Evaluation
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from factgraph.graph import analyze, analyze_table
 from factgraph.graph.reasons import reasons
-from factgraph.io import load_graph_table
+from factgraph.graph.results import load_graph_table
 from factgraph.models import FactGraph, Relation, Statement
 from tests.why_support import chernobyl
 

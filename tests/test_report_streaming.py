@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from factgraph.cli.main import cli
 from factgraph.cli.view import _slug
 from factgraph.evaluation.meta_eval import card_of
-from factgraph.io import load_evaluations
+from factgraph.graph.results import load_evaluations
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz.matrix import MatricesByQuery, coverage_matrix, matrices_by_query
 from factgraph.viz.report import ReportBuilder, render_report, write_report

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from factgraph.cli.main import cli
 from factgraph.datasets.aspects import load_aspects, load_qrels
+from factgraph.errors import InputError
 from factgraph.inputs import Document
-from factgraph.io import InputError
 from factgraph.retrieval import (
     chunk_documents,
     chunk_spans,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from factgraph.datasets.aspects import load_aspects, read_trec_topics
-from factgraph.io import InputError
+from factgraph.errors import InputError
 
 
 def test_all_200_topics_with_their_subtopics(shared_data: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from examples.heber_results import heber_evaluations
-from factgraph.io import load_graph
+from factgraph.graph.results import load_graph
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz import render_report, render_view
 from tests.browser_support import (

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from factgraph.cli.main import cli
 from factgraph.graph import analyze, analyze_table
 from factgraph.graph.reasons import LINE_QUOTE_CHARS, PATH_LIMIT, QUOTE_CHARS, reasons
-from factgraph.io import load_graph_table
+from factgraph.graph.results import load_graph_table
 from factgraph.models import Evaluation, FactGraph, Relation, Statement
 from factgraph.viz.report import render_report
 from factgraph.viz.view import render_view, view_data

@@ -13,15 +13,15 @@ import click
 from rich import box
 from rich.table import Table
 
-from factgraph.cli.main import UserError
 from factgraph.cli.output import (
+    UserError,
     format_option,
     make_console,
     output_option,
     output_stream,
     read_output,
 )
-from factgraph.io import check_evaluations, iter_evaluations
+from factgraph.graph.results import check_evaluations, iter_evaluations
 from factgraph.store.registry import (
     DEFAULT_STORE,
     STORE_ENV,

@@ -26,7 +26,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 
 DATA_DIR = click.option(
     "--data-dir", type=click.Path(file_okay=False),

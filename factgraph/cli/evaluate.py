@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
-from factgraph.cli.main import UserError
 from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
 from factgraph.cli.output import (
+    UserError,
     format_option,
     format_score,
     make_console,
@@ -326,7 +326,7 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     """Evaluate one response: build its fact graph and score it."""
     from factgraph.errors import parse_model
     from factgraph.evaluation.meta_eval import attach_card, read_judge_card
-    from factgraph.io import write_json
+    from factgraph.graph.results import write_json
     from factgraph.testing import comprehensiveness_message, gate_record
 
     choice = read_output(outputs, fmt, FORMATS, "table")
@@ -486,7 +486,7 @@ def batch_cmd(input_file: str, outputs: tuple[str, ...], resume: bool, progress:
         record["judge_card"] = card.model_dump(mode="json")
     failures: list[GateFailure] = []
     if fail_under is not None and not summary.stopped_by_signal:
-        from factgraph.io import iter_evaluations
+        from factgraph.graph.results import iter_evaluations
         from factgraph.testing import gate_record
 
         wanted = {item_id for item_id, _ in items}

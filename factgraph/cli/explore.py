@@ -10,8 +10,8 @@ import secrets
 import click
 
 from factgraph.cli.db import DATABASE, GRAPH, STORE, URI, _open
-from factgraph.cli.main import UserError
-from factgraph.io import load_evaluations
+from factgraph.cli.output import UserError
+from factgraph.graph.results import load_evaluations
 
 TOKEN_ENV = "FACTGRAPH_EXPLORE_TOKEN"
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,}$")

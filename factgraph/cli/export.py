@@ -17,8 +17,7 @@ from typing import IO, Any
 
 import click
 
-from factgraph.cli.main import UserError
-from factgraph.cli.output import format_option, output_option, output_stream, read_output
+from factgraph.cli.output import UserError, format_option, output_option, output_stream, read_output
 from factgraph.export.frames import (
     LEVELS,
     RELATION_COLUMNS,
@@ -27,7 +26,7 @@ from factgraph.export.frames import (
     relation_rows,
     statement_rows,
 )
-from factgraph.io import iter_evaluations
+from factgraph.graph.results import iter_evaluations
 from factgraph.models import Evaluation
 
 FORMATS = ("csv", "jsonl", "parquet")

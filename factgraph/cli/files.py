@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import click
 
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 from factgraph.errors import parse_model
 from factgraph.graph import GraphTable
-from factgraph.io import _read_json, is_jsonl, iter_evaluations, load_graph_table
+from factgraph.graph.results import iter_evaluations, load_graph_table
+from factgraph.io import is_jsonl, read_json
 from factgraph.models import Evaluation, FactGraph
 
 ID_OPTION = click.option("--id", "evaluation_id", default=None, metavar="ID",
@@ -55,7 +56,7 @@ def load_one(path: str, evaluation_id: str | None) -> Evaluation | FactGraph:
     """The graph or Evaluation a one-graph command reads from ``path`` (see the module)."""
     if is_jsonl(path):
         return pick_evaluation(path, evaluation_id)
-    data = _read_json(path)
+    data = read_json(path)
     if isinstance(data, dict) and "method" in data and "graph" in data:
         return parse_model(Evaluation, data, path)
     return parse_model(FactGraph, data, path)
@@ -63,7 +64,7 @@ def load_one(path: str, evaluation_id: str | None) -> Evaluation | FactGraph:
 
 def load_one_table(path: str, evaluation_id: str | None) -> GraphTable:
     """The array form of the graph a one-graph command reads: a JSON file through the fast
-    reader (:func:`factgraph.io.load_graph_table`), one evaluation of a JSONL as
+    reader (:func:`factgraph.graph.results.load_graph_table`), one evaluation of a JSONL as
     :func:`pick_evaluation` chooses it."""
     if is_jsonl(path):
         return GraphTable.from_graph(pick_evaluation(path, evaluation_id).graph)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from factgraph.cli.main import UserError
+from factgraph.cli.output import UserError
 from factgraph.inputs import EvaluationInput
 
 log = logging.getLogger(__name__)  # INFO shown without -v (factgraph.cli.quiet sets its level)

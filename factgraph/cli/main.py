@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from factgraph import __version__
+from factgraph.cli.output import UserError
 from factgraph.cli.quiet import quiet_third_parties
 from factgraph.errors import InputError, UserInputError
 
@@ -43,12 +44,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 ENGINE_ERRORS = {"OpenAIServerError", "BackendLoadError", "ServerUnreachableError"}
-
-
-class UserError(click.ClickException):
-    """An error caused by input; printed as one line, exit code 2."""
-
-    exit_code = 2
 
 
 class FactgraphGroup(click.Group):

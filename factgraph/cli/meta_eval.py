@@ -10,7 +10,6 @@ import click
 from rich.table import Table
 
 from factgraph.cli.judge_choice import announce_auto
-from factgraph.cli.main import UserError
 from factgraph.cli.meta_eval_facts import facts_cmd
 from factgraph.cli.meta_eval_run import (
     FORMATS,
@@ -30,6 +29,7 @@ from factgraph.cli.meta_eval_run import (
     number_text as _num,
 )
 from factgraph.cli.output import (
+    UserError,
     format_option,
     make_console,
     output_option,
@@ -160,7 +160,7 @@ def wikicontradict_cmd(data: str | None, split: str, sample: int | None, sample_
         split_items,
     )
     from factgraph.evaluation.meta_eval import JudgeCard, write_judge_card
-    from factgraph.io import iter_evaluations
+    from factgraph.graph.results import iter_evaluations
 
     if kw.get("judge") and not kw.get("method"):
         kw["method"] = build_config(kw).method  # the judge's method, read the one way
@@ -292,7 +292,7 @@ def pairwise_cmd(file: str | None, label: str, background: str, results_file: st
         response_id,
         write_pairwise_card,
     )
-    from factgraph.io import iter_evaluations
+    from factgraph.graph.results import iter_evaluations
 
     path = _pairwise_path(file)
     instances = load_pairwise(path)

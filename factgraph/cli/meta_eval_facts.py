@@ -9,7 +9,6 @@ from typing import Any
 import click
 from rich.table import Table
 
-from factgraph.cli.main import UserError
 from factgraph.cli.meta_eval_run import (
     FORMATS,
     card_fields,
@@ -26,6 +25,7 @@ from factgraph.cli.meta_eval_run import (
     number_text as _num,
 )
 from factgraph.cli.output import (
+    UserError,
     make_console,
     output_stream,
     read_output,
@@ -78,7 +78,7 @@ def facts_cmd(file: str | None, results_file: str | None, score_only: bool,
         facts_report,
         write_facts_card,
     )
-    from factgraph.io import iter_evaluations
+    from factgraph.graph.results import iter_evaluations
 
     for name, value in (("--articles", n_docs), ("--limit", limit)):
         if value is not None and value < 1:

@@ -12,8 +12,8 @@ import click
 
 from factgraph.cli.evaluate import common_options
 from factgraph.cli.judge_choice import announce_auto
-from factgraph.cli.main import UserError
 from factgraph.cli.output import (
+    UserError,
     format_option,
     output_option,
 )

@@ -16,19 +16,32 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 log = logging.getLogger(__name__)
 
 DEPRECATED_FORMAT = "-o/--output {value} is deprecated; use --format {value}"
 
 
+class UserError(click.ClickException):
+    """An error caused by input; printed as one line, exit code 2.
+
+    It lives here, beside the other helpers every command shares, so that the command modules
+    never import ``factgraph.cli.main`` (which loads them by name) back."""
+
+    exit_code = 2
+
+
 def make_console(file: IO[str] | None = None) -> Console:
     """A rich console for ``file`` (stdout when None); wide enough for tables when the output
     is piped or goes to a file, and without colour codes in a file."""
+    from rich.console import Console  # not at import: `factgraph --help` loads this module
+
     if file is not None:
         return Console(file=file, highlight=False, soft_wrap=False, width=160,
                        color_system=None)

@@ -10,11 +10,10 @@ from typing import Any
 import click
 from pydantic import BaseModel, ValidationError
 
-from factgraph.cli.main import UserError
-from factgraph.cli.output import format_option, output_option, output_stream, read_output
+from factgraph.cli.output import UserError, format_option, output_option, output_stream, read_output
 from factgraph.errors import InputError
 from factgraph.inputs import EvaluationInput
-from factgraph.io import _read_bytes, _read_json, is_jsonl, iter_jsonl
+from factgraph.io import is_jsonl, iter_jsonl, read_bytes, read_json
 from factgraph.models import Evaluation, FactGraph
 
 KINDS: dict[str, type[BaseModel]] = {
@@ -103,7 +102,7 @@ def _fast_graph_kind(file: str) -> str | None:
     from factgraph.graph.file import decode_graph_file
 
     try:
-        data = _read_bytes(file)
+        data = read_bytes(file)
     except (OSError, EOFError, zlib.error):
         return None
     decoded = decode_graph_file(data)
@@ -151,7 +150,7 @@ def validate_cmd(file: str, kind: str, max_errors: int, fmt: str | None,
         except InputError as e:
             errors.append(str(e))  # unreadable line: later lines cannot be trusted
     else:
-        obj = _read_json(file)
+        obj = read_json(file)
         kind = guess_kind(obj) if kind == "auto" else kind
         item, errors = check_object(KINDS[kind], obj, file)
         count = 0 if item is None else 1

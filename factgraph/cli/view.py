@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from factgraph.cli.files import ID_OPTION, load_one
-from factgraph.io import iter_evaluations
+from factgraph.graph.results import iter_evaluations
 from factgraph.models import Evaluation
 
 

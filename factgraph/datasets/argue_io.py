@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from factgraph.errors import InputError, parse_model
 from factgraph.inputs import Document
-from factgraph.io import _read_json, iter_jsonl
+from factgraph.io import iter_jsonl, read_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -121,7 +121,7 @@ def _records(path: str | os.PathLike[str], key: str | None) -> list[tuple[int | 
     name = str(path)
     if name.endswith((".jsonl", ".jsonl.gz")):
         return [(line, obj) for line, obj in iter_jsonl(path)]
-    data = _read_json(path)
+    data = read_json(path)
     if isinstance(data, dict) and key is not None and key in data:
         data = data[key]
     if not isinstance(data, list):
@@ -159,7 +159,7 @@ def load_request(path: str | os.PathLike[str]) -> ReportRequest:
     """A report request: JSON ``{id, text}`` or the whole of a text file."""
     p = Path(path)
     if p.name.endswith((".json", ".json.gz")):
-        return parse_model(ReportRequest, _read_json(path), path)
+        return parse_model(ReportRequest, read_json(path), path)
     try:
         return ReportRequest(id=p.stem or "request", text=p.read_text(encoding="utf-8").strip())
     except FileNotFoundError:
@@ -175,7 +175,7 @@ def load_report(path: str | os.PathLike[str]) -> Report:
         sentences = _load_list(path, ReportSentence, None, "sentence")
         return parse_model(Report, {"id": Path(name).name.split(".")[0],
                                     "sentences": [s.model_dump() for s in sentences]}, path)
-    return parse_model(Report, _read_json(path), path)
+    return parse_model(Report, read_json(path), path)
 
 
 def load_nuggets(path: str | os.PathLike[str]) -> list[Nugget]:

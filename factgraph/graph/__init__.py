@@ -85,7 +85,7 @@ class GraphTable:
     """A fact graph as arrays: statements in file order, every relation as positions.
 
     The form the engine reads; built from a :class:`FactGraph` (:meth:`from_graph`) or straight
-    from a file without a Python object per relation (``factgraph.io.load_graph_table``).
+    from a file without a Python object per relation (``factgraph.graph.results.load_graph_table``).
     ``probability`` is NaN where a relation records none.
     """
 

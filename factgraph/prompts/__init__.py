@@ -14,6 +14,13 @@ one line naming the file. A :class:`PromptSet` is what a run uses: the packaged 
 the directory's in their place, and the content hash of each replaced one, recorded in every
 Evaluation's ``parameters["prompts"]`` (nothing is recorded when nothing is replaced).
 
+**A prompt of another package** (a method installed from outside factgraph) is named
+``PACKAGE:NAME`` (or the pair ``(PACKAGE, NAME)``): the file ``NAME.toml`` of that package, found
+with ``importlib.resources``, so ``session.prompt(f"{__name__}:facts")`` in the package's
+``__init__`` reads its ``facts.toml``. A user's directory replaces it with
+``DIR/PACKAGE/NAME.toml`` (a folder named for the package), checked against that package's own
+file the same way and recorded under ``PACKAGE:NAME``. A bare ``NAME`` is factgraph's own.
+
 This module sits below the backends (it defines the ChatMessage they are sent): stages read
 prompts through their session (``session.prompt(name)``), the generative NLI judge through
 its own PromptSet.
@@ -28,6 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
+from importlib.util import find_spec
 from pathlib import Path
 from string import Template
 from types import MappingProxyType
@@ -38,6 +47,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from factgraph.errors import InputError, describe_validation_error
 
 PROMPTS_ENV = "FACTGRAPH_PROMPTS"
+BUILTIN_PACKAGE = "factgraph.prompts"  # where a bare prompt name is found
+
+# a prompt's name: "nli" (factgraph's), "PACKAGE:NAME" or ("PACKAGE", "NAME") (another package's)
+PromptName = str | tuple[str, str]
 
 
 class ChatMessage(BaseModel):
@@ -107,11 +120,58 @@ def _prompt_from(name: str, data: dict[str, Any]) -> Prompt:
                   examples=tuple(parsed.examples))
 
 
+def qualified_name(name: PromptName) -> str:
+    """The one spelling of a prompt's name, the key of overrides and of ``parameters["prompts"]``:
+    ``NAME`` for factgraph's own (``factgraph/prompts/NAME.toml``, so built-in names read as they
+    always have), ``PACKAGE:NAME`` for the file ``NAME.toml`` of another package."""
+    if isinstance(name, tuple):
+        package, stem = name
+    else:
+        package, _, stem = name.rpartition(":")
+    package = package.strip()
+    if not stem or any(c in stem for c in "/\\:"):
+        raise ValueError(f"not a prompt name: {name!r} (NAME, PACKAGE:NAME or (PACKAGE, NAME))")
+    return stem if package in ("", BUILTIN_PACKAGE) else f"{package}:{stem}"
+
+
+def _split(name: str) -> tuple[str, str]:
+    """``(package, file stem)`` of a qualified name."""
+    package, _, stem = name.rpartition(":")
+    return package or BUILTIN_PACKAGE, stem
+
+
+def _packaged_file(name: str) -> Traversable:
+    package, stem = _split(name)
+    return files(package) / f"{stem}.toml"
+
+
 @lru_cache(maxsize=64)
-def load_prompt(name: str) -> Prompt:
-    """The packaged prompt ``factgraph/prompts/<name>.toml``."""
-    path = files("factgraph") / "prompts" / f"{name}.toml"
-    return _prompt_from(name, tomllib.loads(path.read_text(encoding="utf-8")))
+def _load(name: str) -> Prompt:
+    return _prompt_from(name, tomllib.loads(_packaged_file(name).read_text(encoding="utf-8")))
+
+
+def load_prompt(name: PromptName) -> Prompt:
+    """The packaged prompt ``name``: ``factgraph/prompts/<name>.toml`` for a bare name, the
+    package's own ``<name>.toml`` for ``PACKAGE:NAME`` (:func:`qualified_name`)."""
+    return _load(qualified_name(name))
+
+
+def _missing_packaged(name: str) -> str | None:
+    """Why another package's prompt ``name`` cannot be found (None: it can). Finding it imports
+    the package, as running its method would."""
+    package, stem = _split(name)
+    try:
+        spec = find_spec(package)
+    except ImportError:  # a parent package that is not there
+        spec = None
+    if spec is None:
+        return f"no installed package is named {package!r}, so this file would replace nothing"
+    if spec.submodule_search_locations is None:
+        return f"package {package!r} cannot hold prompts: it is a module, not a package"
+    if not _packaged_file(name).is_file():
+        return (f"package {package!r} has no prompt {stem}.toml, so this file would replace "
+                f"nothing")
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -127,16 +187,19 @@ def content_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def read_prompt_file(path: str | os.PathLike[str]) -> Prompt:
-    """A user's prompt file ``<name>.toml``, checked against the packaged prompt ``<name>``:
-    valid TOML, only ``system`` / ``user`` / ``examples``, a packaged prompt of that name,
-    and the same ``$placeholders`` in ``user`` (the stage fills in exactly those).
-    PromptError (one line naming the file) otherwise."""
+def read_prompt_file(path: str | os.PathLike[str], name: PromptName | None = None) -> Prompt:
+    """A user's prompt file, checked against the packaged prompt it replaces: ``name``, by
+    default the file's own name (``<name>.toml``, factgraph's prompt ``<name>``). Valid TOML,
+    only ``system`` / ``user`` / ``examples``, a packaged prompt of that name, and the same
+    ``$placeholders`` in ``user`` (the stage fills in exactly those). PromptError (one line
+    naming the file) otherwise."""
     p = Path(path)
-    name = p.name.removesuffix(".toml")
-    if name not in packaged_names():
+    name = qualified_name(name if name is not None else p.name.removesuffix(".toml"))
+    if ":" not in name and name not in packaged_names():
         raise PromptError(p, f"no packaged prompt is named {name!r}, so this file would replace "
                              f"nothing (prompts: {', '.join(packaged_names())})")
+    if ":" in name and (problem := _missing_packaged(name)) is not None:
+        raise PromptError(p, problem)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
@@ -170,8 +233,9 @@ class PromptSet:
 
     @classmethod
     def from_directory(cls, directory: str | os.PathLike[str] | None) -> PromptSet:
-        """Every ``*.toml`` of ``directory``, checked (PromptError on the first bad file);
-        ``None``: the packaged prompts only."""
+        """Every ``*.toml`` of ``directory`` (factgraph's prompts) and of its subfolders
+        (``PACKAGE/NAME.toml``: another package's prompt ``PACKAGE:NAME``), checked
+        (PromptError on the first bad file); ``None``: the packaged prompts only."""
         if directory is None:
             return cls()
         folder = Path(directory)
@@ -179,15 +243,23 @@ class PromptSet:
             raise PromptError(folder, "no such prompt directory")
         overrides: dict[str, Prompt] = {}
         hashes: dict[str, str] = {}
-        for path in sorted(folder.glob("*.toml")):
-            prompt = read_prompt_file(path)
+        found = [(path, path.name.removesuffix(".toml")) for path in sorted(folder.glob("*.toml"))]
+        found += [(path, f"{path.parent.name}:{path.name.removesuffix('.toml')}")
+                  for path in sorted(folder.glob("*/*.toml"))
+                  if not path.parent.name.startswith(".")]
+        for path, name in found:
+            prompt = read_prompt_file(path, name)
+            if prompt.name in overrides:
+                raise PromptError(path, f"a second file for the {prompt.name} prompt")
             overrides[prompt.name] = prompt
             hashes[prompt.name] = content_hash(path.read_bytes())
         return cls(folder, MappingProxyType(overrides), MappingProxyType(hashes))
 
-    def get(self, name: str) -> Prompt:
-        """The prompt ``name``: the directory's when it has one, else the packaged one."""
-        return self.overrides.get(name) or load_prompt(name)
+    def get(self, name: PromptName) -> Prompt:
+        """The prompt ``name`` (:func:`qualified_name`): the directory's when it has one, else
+        the packaged one."""
+        qualified = qualified_name(name)
+        return self.overrides.get(qualified) or load_prompt(qualified)
 
     def recorded(self) -> dict[str, str]:
         """What an Evaluation records: replaced prompt name -> content hash (empty: none)."""

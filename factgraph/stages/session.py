@@ -31,7 +31,7 @@ from factgraph.backends.structured import ParseFailure as _NoJSON
 from factgraph.backends.structured import _short_error, parse_as
 from factgraph.errors import UserInputError
 from factgraph.models import ParseFailure, Trace
-from factgraph.prompts import PACKAGED, Prompt, PromptSet
+from factgraph.prompts import PACKAGED, Prompt, PromptName, PromptSet
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +71,10 @@ class ModelSession:
         if self.prompts.overrides and callable(with_prompts):
             self.nli = with_prompts(self.prompts)
 
-    def prompt(self, name: str) -> Prompt:
-        """The prompt ``name`` this session's stages use (``factgraph.prompts``)."""
+    def prompt(self, name: PromptName) -> Prompt:
+        """The prompt ``name`` this session's stages use: factgraph's ``NAME``, or another
+        package's ``PACKAGE:NAME`` / ``(PACKAGE, NAME)``, each replaced by the run's prompt
+        directory when it holds one (``factgraph.prompts``)."""
         return self.prompts.get(name)
 
     # -- bookkeeping -------------------------------------------------------------------------

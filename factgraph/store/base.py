@@ -106,8 +106,8 @@ class StoreSpec:
 def cypher_schema(dialect: str) -> Callable[[], str]:
     """A spec's ``schema``: the shipped ``cypher/schema/<dialect>.cypher``."""
     def read() -> str:
-        from factgraph.io import resource_path
+        from factgraph.store.cypher_files import cypher_path
 
-        return resource_path("cypher", "schema", f"{dialect}.cypher").read_text()
+        return cypher_path("schema", f"{dialect}.cypher").read_text()
 
     return read

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from factgraph.errors import UnknownNameError
-from factgraph.io import resource_dir
+from factgraph.store.cypher_files import cypher_dir
 
 # Runs one read-only Cypher statement with parameters (a store's ``run``).
 Runner = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]
@@ -91,7 +91,7 @@ def parse_query_file(path: Path) -> NamedQuery:
 
 
 def named_queries() -> dict[str, NamedQuery]:
-    folder = resource_dir("cypher") / "queries"
+    folder = cypher_dir() / "queries"
     return {p.stem: parse_query_file(p) for p in sorted(folder.glob("*.cypher"))}
 
 

@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from factgraph.io import resource_path
 from factgraph.models import Evaluation
 from factgraph.store.base import GraphStore
+from factgraph.store.cypher_files import cypher_path
 from factgraph.store.records import evaluation_rows
 
 
@@ -229,7 +229,7 @@ def ensure_schema(store: GraphStore) -> None:
 
     spec = find_store(store.backend)
     if spec is None:  # an unregistered store: the schema file of its dialect
-        text = resource_path("cypher", "schema", f"{store.backend}.cypher").read_text()
+        text = cypher_path("schema", f"{store.backend}.cypher").read_text()
     elif spec.schema is None:
         return
     else:

@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 from pyvis.network import Network
 
-from factgraph.io import resource_dir
+from factgraph.viz.assets import viz_dir
 from factgraph.viz.safe_html import content_security_policy, read_asset
 
 TEMPLATE = "pyvis.html"
@@ -48,7 +48,7 @@ class OfflineNetwork(Network):
         kwargs["cdn_resources"] = "in_line"
         super().__init__(*args, notebook=False, **kwargs)
         self.path = TEMPLATE
-        self.template_dir = str(resource_dir("viz"))
+        self.template_dir = str(viz_dir())
         self.templateEnv = Environment(loader=FileSystemLoader(self.template_dir),
                                        autoescape=True)
         if notebook:

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from factgraph.io import resource_path
+from factgraph.viz.assets import viz_path
 
 
 def json_for_script(data: Any) -> str:
@@ -36,7 +36,7 @@ def content_security_policy(scripts: list[str]) -> str:
 
 
 def read_asset(*parts: str) -> str:
-    return resource_path("viz", *parts).read_text(encoding="utf-8")
+    return viz_path(*parts).read_text(encoding="utf-8")
 
 
 def fill_template(template: str, values: dict[str, str]) -> str:
