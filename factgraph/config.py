@@ -36,11 +36,11 @@ from pydantic import (
     model_validator,
 )
 
-from factgraph.backends.base import DEFAULT_MAX_TOKENS
+from factgraph.backends.params import DEFAULT_MAX_TOKENS
 from factgraph.errors import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
-    from factgraph.backends.base import GenerationParams
+    from factgraph.backends.params import GenerationParams
     from factgraph.methods.registry import EmbeddingNeed
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
@@ -74,7 +74,7 @@ class GenerationSettings(BaseModel):
     temperature: float = Field(0.0, ge=0.0, description="Sampling temperature.")
 
     def to_params(self) -> GenerationParams:
-        from factgraph.backends.base import GenerationParams
+        from factgraph.backends.params import GenerationParams
 
         return GenerationParams(max_tokens=self.max_tokens, seed=self.seed,
                                 temperature=self.temperature)

@@ -95,14 +95,14 @@ def embeddings_needed(options: BaseModel) -> EmbeddingNeed:
 
 
 BUILTIN_METHODS: dict[str, str] = {
-    "nli": "factgraph.methods.nli:NLI",
-    "qa": "factgraph.methods.qa:QA",
+    "nli": "factgraph.methods.nli_spec:NLI",
+    "qa": "factgraph.methods.qa_spec:QA",
     "e2e": "factgraph.methods.e2e.method:E2E",
-    "icat-m": "factgraph.methods.icat:ICAT_M",
-    "icat-s": "factgraph.methods.icat:ICAT_S",
-    "icat-a": "factgraph.methods.icat:ICAT_A",
-    "prf": "factgraph.methods.precision_recall:PRF",
-    "argue": "factgraph.methods.argue:ARGUE",
+    "icat-m": "factgraph.methods.icat_spec:ICAT_M",
+    "icat-s": "factgraph.methods.icat_spec:ICAT_S",
+    "icat-a": "factgraph.methods.icat_spec:ICAT_A",
+    "prf": "factgraph.methods.prf_spec:PRF",
+    "argue": "factgraph.methods.argue_spec:ARGUE",
 }
 
 

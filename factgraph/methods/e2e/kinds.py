@@ -42,12 +42,12 @@ ENTRY_POINT_GROUP = "factgraph.judge_kinds"
 
 # the built-in kinds, in the order of --coverage-judge's choices and help
 BUILTIN_JUDGE_KINDS: dict[str, str] = {
-    "auto": "factgraph.methods.e2e.auto:KIND",
-    "list": "factgraph.methods.e2e.list_judge:KIND",
-    "per-fact": "factgraph.methods.e2e.per_fact:KIND",
-    "answers": "factgraph.methods.e2e.answers:KIND",
-    "sentences": "factgraph.methods.e2e.sentences:KIND",
-    "evidence": "factgraph.methods.e2e.evidence:KIND",
+    "auto": "factgraph.methods.e2e.kind_specs:AUTO",
+    "list": "factgraph.methods.e2e.kind_specs:LIST",
+    "per-fact": "factgraph.methods.e2e.kind_specs:PER_FACT",
+    "answers": "factgraph.methods.e2e.kind_specs:ANSWERS",
+    "sentences": "factgraph.methods.e2e.kind_specs:SENTENCES",
+    "evidence": "factgraph.methods.e2e.kind_specs:EVIDENCE",
 }
 
 
