@@ -7,9 +7,11 @@ description); otherwise each field names its own flag (``--icat-beta``, ``--prf-
 bare name (``--beta``) stays accepted as a hidden flag that sets the chosen method's option.
 
 An installed method whose option would take a flag that is already another method's with
-another meaning, or one of the commands' own keywords, gets no flag for that option: one
-warning names it, the other methods' flags and the commands keep working, and the option stays
-settable with ``--set NAME=VALUE`` (or a ``--config`` file's ``[options]`` table).
+another meaning, or a keyword or spelling of the run flags (``option_flags(reserved)``, read
+off the built params), gets no flag for that option; one that takes a command's own flag gets
+none in that command (:class:`MethodFlagsCommand`). One warning names it, the other methods'
+flags and the commands keep working, and the option stays settable with ``--set NAME=VALUE``
+(or a ``--config`` file's ``[options]`` table).
 """
 
 from __future__ import annotations
