@@ -232,10 +232,16 @@ def test_the_python_api_default_method_is_one_config_default() -> None:
 def test_no_method_flag_takes_a_keyword_or_spelling_of_its_command() -> None:
     """The names a method flag may not take are read off each command as it is built
     (``MethodFlagsCommand``), not kept by hand: every command that takes the method flags is
-    one, and none of its method flags shares a keyword or a spelling with its own params."""
+    one, and none of its method flags shares a keyword or a spelling with its own params.
+    Its own params are named arguments of its function, so the ``**kw`` that build_config
+    reads holds only run and method flags."""
+    import inspect
+
     import click
 
+    from factgraph.cli.evaluate import run_options
     from factgraph.cli.method_flags import MethodFlagsCommand, MethodOption
+    from factgraph.cli.run_flags import param_names
 
     ctx = click.Context(cli)
     commands = [cli.get_command(ctx, "evaluate"), cli.get_command(ctx, "batch")]
@@ -250,3 +256,7 @@ def test_no_method_flag_takes_a_keyword_or_spelling_of_its_command() -> None:
         taken = {n for p in own for n in (p.name, *p.opts, *p.secondary_opts)}
         assert not [p.name for p in flags
                     if taken & {p.name, *p.opts, *p.secondary_opts}], command.name
+        named = inspect.signature(command.callback).parameters  # type: ignore[arg-type]
+        shared = param_names(run_options())
+        assert [p.name for p in own if p.name not in shared | {"help"}
+                and p.name not in named] == [], command.name

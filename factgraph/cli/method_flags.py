@@ -150,7 +150,9 @@ class MethodFlagsCommand(click.Command):
     out of this command, with one warning; the option stays settable with ``--set``. The
     flags are made once for every such command (``option_flags``), so the names the
     commands share are reserved there, and what one command adds is checked here, from the
-    params it was built with: no list of the commands' keywords is kept by hand."""
+    params it was built with: no list of the commands' keywords is kept by hand. A command's
+    own params are named arguments of its function, so its ``**kw`` (what ``build_config``
+    reads against the shared flags) never holds one."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
