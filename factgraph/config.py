@@ -36,11 +36,11 @@ from pydantic import (
     model_validator,
 )
 
-from factgraph.backends.base import DEFAULT_MAX_TOKENS
+from factgraph.backends.params import DEFAULT_MAX_TOKENS
 from factgraph.errors import InputError, UserInputError, describe_validation_error
 
 if TYPE_CHECKING:
-    from factgraph.backends.base import GenerationParams
+    from factgraph.backends.params import GenerationParams
     from factgraph.methods.registry import EmbeddingNeed
     from factgraph.methods.run import Backends, Evaluator
     from factgraph.stages.session import Limits
@@ -74,7 +74,7 @@ class GenerationSettings(BaseModel):
     temperature: float = Field(0.0, ge=0.0, description="Sampling temperature.")
 
     def to_params(self) -> GenerationParams:
-        from factgraph.backends.base import GenerationParams
+        from factgraph.backends.params import GenerationParams
 
         return GenerationParams(max_tokens=self.max_tokens, seed=self.seed,
                                 temperature=self.temperature)
@@ -86,9 +86,10 @@ class LimitSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_pairs: int | None = Field(None, ge=1, description="NLI pairs per input.")
-    max_text_chars: int | None = Field(None, ge=1, description="Characters per text.")
-    max_statements: int | None = Field(None, ge=1, description="Statements per text.")
+    max_pairs: int | None = Field(None, ge=1, description="Cap on NLI pairs per input.")
+    max_text_chars: int | None = Field(None, ge=1, description="Cap on text length "
+                                                               "(characters per text).")
+    max_statements: int | None = Field(None, ge=1, description="Cap on statements per text.")
 
     def to_limits(self) -> Limits:
         from factgraph.stages.session import Limits
@@ -114,10 +115,13 @@ class EvaluationConfig(BaseModel):
                                                     "(factgraph.methods.registry).")
     model: str | None = Field(None, description="Text model spec: vllm:PATH, "
                                                 "transformers:PATH[#FILE.gguf], openai:NAME[@URL].")
-    nli_model: str | None = Field(None, description="NLI judge spec; default: the text model.")
+    nli_model: str | None = Field(None, description="NLI judge spec (cross-encoder:PATH or a "
+                                  "text spec); default: the text model judges.")
     embed_model: str | None = Field(None, description="Embedding spec (minilm, "
-                                                      "sentence-transformers:PATH).")
-    base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
+                                    "sentence-transformers:PATH); needed by pruning and dense "
+                                    "retrieval.")
+    base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible server "
+                                 "(else FACTGRAPH_OPENAI_BASE_URL / OPENAI_BASE_URL).")
     concurrency: int | None = Field(None, ge=1, description="Most requests in flight to an "
                                                             "OpenAI-compatible server.")
     cache: bool | str = Field(True, description="Call cache: True (default file), a path, or "

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 P = TypeVar("P")
 K = TypeVar("K", bound=Hashable)
@@ -49,6 +49,47 @@ class _Pending:
 def _import(target: str) -> object:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
+
+
+class _Later:
+    """A function known by its ``module:attribute`` and imported on its first call, so that
+    what declares it (a method's spec, a judge kind) can be read without importing what runs
+    it. ``inspect.signature`` sees the imported function (through ``__wrapped__``)."""
+
+    def __init__(self, target: str) -> None:
+        if ":" not in target:
+            raise ValueError(f"{target!r}: expected 'module:function'")
+        self.target = target
+        self._function: Callable[..., object] | None = None
+
+    def resolve(self) -> Callable[..., object]:
+        if self._function is None:
+            function = _import(self.target)
+            if not callable(function):
+                raise TypeError(f"{self.target} is not callable")
+            self._function = function
+        return self._function
+
+    @property
+    def __wrapped__(self) -> Callable[..., object]:
+        return self.resolve()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.target}, imported on first call>"
+
+
+def lazy_callable(target: str) -> Callable[..., Any]:
+    """The function ``"module:function"`` names, imported on its first call (a method's
+    ``run``, a judge kind's ``run``): declaring it imports nothing."""
+    return _Later(target)
+
+
+def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The function itself: a :func:`lazy_callable` imported now, any other unchanged."""
+    return function.resolve() if isinstance(function, _Later) else function
 
 
 class PluginRegistry(Generic[K, P]):

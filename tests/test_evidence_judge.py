@@ -137,7 +137,7 @@ def test_auto_routes_given_facts_and_long_answers_to_the_evidence_judge() -> Non
 def test_the_judges_cut_off_is_the_shipped_calibrations() -> None:
     """The option's default and the cut-off chosen in the left-out folds (shipped with the
     calibration) cannot drift apart unnoticed."""
-    from factgraph.methods.e2e.evidence import EvidenceJudge
+    from factgraph.methods.e2e.kind_specs import EvidenceJudge
     from factgraph.stages.fact_calibration import load_calibration
 
     judge = EvidenceJudge()

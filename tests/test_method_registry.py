@@ -229,20 +229,34 @@ def test_the_python_api_default_method_is_one_config_default() -> None:
     assert ev.method == "e2e"
 
 
-def test_the_commands_keywords_that_method_flags_may_not_take_are_complete() -> None:
-    """``_COMMAND_KEYWORDS`` guards a method option's flag against a clash with a command's
-    own keyword; it is written by hand (the flags are made before the commands), so every
-    keyword of the commands that take the method flags must be in it."""
+def test_no_method_flag_takes_a_keyword_or_spelling_of_its_command() -> None:
+    """The names a method flag may not take are read off each command as it is built
+    (``MethodFlagsCommand``), not kept by hand: every command that takes the method flags is
+    one, and none of its method flags shares a keyword or a spelling with its own params.
+    Its own params are named arguments of its function, so the ``**kw`` that build_config
+    reads holds only run and method flags."""
+    import inspect
+
     import click
 
-    from factgraph.cli.evaluate import _COMMAND_KEYWORDS
-    from factgraph.cli.method_flags import MethodOption
+    from factgraph.cli.evaluate import run_options
+    from factgraph.cli.method_flags import MethodFlagsCommand, MethodOption
+    from factgraph.cli.run_flags import param_names
 
     ctx = click.Context(cli)
     commands = [cli.get_command(ctx, "evaluate"), cli.get_command(ctx, "batch")]
     meta = cli.get_command(ctx, "meta-eval")
     assert isinstance(meta, click.Group)
     commands += [meta.get_command(ctx, name) for name in ("wikicontradict", "pairwise", "facts")]
-    own = {p.name for c in commands if c is not None for p in c.params
-           if not isinstance(p, MethodOption) and p.name not in {"help"}}
-    assert own and own <= _COMMAND_KEYWORDS, sorted(own - _COMMAND_KEYWORDS)
+    for command in commands:
+        assert isinstance(command, MethodFlagsCommand)
+        own = [p for p in command.params if not isinstance(p, MethodOption)]
+        flags = [p for p in command.params if isinstance(p, MethodOption)]
+        assert own and flags
+        taken = {n for p in own for n in (p.name, *p.opts, *p.secondary_opts)}
+        assert not [p.name for p in flags
+                    if taken & {p.name, *p.opts, *p.secondary_opts}], command.name
+        named = inspect.signature(command.callback).parameters  # type: ignore[arg-type]
+        shared = param_names(run_options())
+        assert [p.name for p in own if p.name not in shared | {"help"}
+                and p.name not in named] == [], command.name

@@ -12,34 +12,13 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factgraph.backends.params import DEFAULT_MAX_TOKENS as DEFAULT_MAX_TOKENS
+from factgraph.backends.params import GenerationParams
 from factgraph.models import Trace
 from factgraph.prompts import ChatMessage  # what a prompt renders to, and an engine is sent
 
 __all__ = ["ChatMessage", "EmbeddingBackend", "Generation", "GenerationParams", "NLIBackend",
            "NLIResult", "TextBackend", "TokenLogprob"]
-
-
-DEFAULT_MAX_TOKENS = 768  # the generation cap per call of every run that sets none
-
-
-class GenerationParams(BaseModel):
-    """Sampling parameters; all of them are part of the cache key."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    temperature: float = 0.0
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    seed: int | None = 0
-    stop: tuple[str, ...] = ()
-    top_logprobs: int | None = Field(
-        default=None, description="Return this many top next-token log-probabilities per step."
-    )
-    json_schema: dict[str, Any] | None = Field(
-        default=None, description="Constrain output to this JSON schema where the engine can."
-    )
-    choices: tuple[str, ...] | None = Field(
-        default=None, description="Constrain output to one of these strings where the engine can."
-    )
 
 
 class TokenLogprob(BaseModel):

@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
-from factgraph.cli.method_flags import OptionFlag, flag_options, given_options, option_flags
+from factgraph.cli.method_flags import (
+    MethodFlagsCommand,
+    OptionFlag,
+    flag_options,
+    given_options,
+    option_flags,
+)
 from factgraph.cli.output import (
     UserError,
     format_option,
@@ -27,6 +33,14 @@ from factgraph.cli.output import (
     read_output,
 )
 from factgraph.cli.progress import show_progress
+from factgraph.cli.run_flags import (
+    Decorator,
+    model_settings,
+    param_names,
+    section_settings,
+    setting_keywords,
+    setting_options,
+)
 from factgraph.config import DEFAULT_METHOD
 from factgraph.errors import InputError
 from factgraph.inputs import Document, EvaluationInput, GivenFact
@@ -42,19 +56,8 @@ log = logging.getLogger(__name__)
 
 METHOD_NAMES = list(METHODS)  # the registry is the one list of method names
 
-# Keywords of the commands that take common_options (a method option may not take them).
-RUN_FLAGS = ("model", "nli_model", "embed_model", "base_url", "concurrency", "cache_path",
-             "no_cache", "max_tokens", "seed", "max_pairs", "max_text_chars", "max_statements")
-_COMMAND_KEYWORDS = frozenset({
-    *RUN_FLAGS, "method", "judge", "config", "set_values", "cache", "prompts_dir",
-    # evaluate / batch / meta-eval's own options
-    "input_file", "query", "response_file", "context_files", "input_id", "outputs", "fmt",
-    "fail_under", "fail_score", "judge_card", "resume", "progress", "executor", "ray_address",
-    "workers", "gpus_per_worker", "cpus_per_worker", "data", "split", "sample", "sample_seed",
-    "card_file", "results_file", "resamples", "file", "label", "background", "score_only",
-    "fact_texts", "facts_file", "n_docs", "limit"})
-# Method-option flags, generated from the registered methods' options models.
-OPTION_FLAGS: list[OptionFlag] = option_flags(_COMMAND_KEYWORDS)
+# The keywords of the run flags: settings of the configuration, not method options.
+RUN_FLAGS = setting_keywords()
 
 
 def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
@@ -70,10 +73,10 @@ def _parse_set(values: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def common_options(f: Any) -> Any:
-    """Flags shared by evaluate and batch."""
-    f = flag_options(OPTION_FLAGS)(f)
-    decorators = [
+def run_options() -> list[Decorator]:
+    """The run flags every command of :func:`common_options` takes: the settings' flags,
+    generated from the settings models (factgraph.cli.run_flags), and the few written here."""
+    return [
         click.option("--method", "-m", type=click.Choice(METHOD_NAMES), default=None,
                      is_eager=True,  # read before --help, which then lists its flags alone
                      help=f"Evaluation method (default {DEFAULT_METHOD}, or from --config); "
@@ -87,30 +90,28 @@ def common_options(f: Any) -> Any:
                      help="A named judge: method, options, cut-offs and models in one name "
                           "(`factgraph judges` lists them); other flags override its "
                           "options."),
-        click.option("--model", default=None, help="Text model spec: vllm:PATH, "
-                     "transformers:PATH[#FILE.gguf], openai:NAME[@URL]."),
-        click.option("--nli-model", default=None, help="NLI judge spec (cross-encoder:PATH or a "
-                     "text spec); default: the text model judges."),
-        click.option("--embed-model", default=None, help="Embedding spec (minilm, "
-                     "sentence-transformers:PATH); needed by pruning and dense retrieval."),
-        click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible server "
-                     "(else FACTGRAPH_OPENAI_BASE_URL / OPENAI_BASE_URL)."),
-        click.option("--concurrency", type=int, default=None,
-                     help="Most requests in flight to an OpenAI-compatible server."),
+        *setting_options(model_settings()),
         click.option("--cache", "cache_path", default=None,
                      help="Call cache file (default $FACTGRAPH_CACHE or ~/.cache/factgraph)."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the call cache."),
         click.option("--config", default=None, type=click.Path(dir_okay=False),
                      help="TOML/JSON file with any of these flags (flags win)."),
         click.option("--set", "set_values", multiple=True, help="Method option NAME=VALUE."),
-        click.option("--max-tokens", type=int, default=None, help="Generation cap per call."),
-        click.option("--seed", type=int, default=None, help="Sampling seed (default 0)."),
-        click.option("--max-pairs", type=int, default=None, help="Cap on NLI pairs per input."),
-        click.option("--max-text-chars", type=int, default=None, help="Cap on text length."),
-        click.option("--max-statements", type=int, default=None,
-                     help="Cap on statements per text."),
+        *setting_options(section_settings()),
     ]
-    for d in reversed(decorators):
+
+
+# Method-option flags, generated from the registered methods' options models; an option may
+# not take a keyword or spelling of the run flags (derived from them here) nor, in a command,
+# one of that command's own (MethodFlagsCommand checks each command as it is built).
+OPTION_FLAGS: list[OptionFlag] = option_flags(param_names(run_options()))
+
+
+def common_options(f: Any) -> Any:
+    """The run flags and the method flags, shared by evaluate, batch and meta-eval (whose
+    commands are :class:`MethodFlagsCommand`)."""
+    f = flag_options(OPTION_FLAGS)(f)
+    for d in reversed(run_options()):
         f = d(f)
     return f
 
@@ -292,7 +293,7 @@ def check_gate(evaluations: Iterable[Evaluation], minimum: float, score: str | N
     return failures, checked
 
 
-@click.command("evaluate")
+@click.command("evaluate", cls=MethodFlagsCommand)
 @click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
               help="An input as JSON ({id, query, response, documents}) instead of the flags "
                    "below.")
@@ -391,7 +392,7 @@ def _print_scores(ev: Evaluation, card: Any) -> None:
         console.print(f"  limit: {hit}", markup=False)
 
 
-@click.command("batch")
+@click.command("batch", cls=MethodFlagsCommand)
 @click.argument("input_file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "--out", "outputs", multiple=True, metavar="FILE",
               help="Results JSONL: one Evaluation per line, appended as each input finishes "

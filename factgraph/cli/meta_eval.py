@@ -28,6 +28,7 @@ from factgraph.cli.meta_eval_run import (
 from factgraph.cli.meta_eval_run import (
     number_text as _num,
 )
+from factgraph.cli.method_flags import MethodFlagsCommand
 from factgraph.cli.output import (
     UserError,
     format_option,
@@ -127,7 +128,7 @@ def _wikicontradict_path(given: str | None) -> Path:
     return data_path(given, DEFAULT_WIKICONTRADICT, "WikiContradict")
 
 
-@meta_eval_group.command("wikicontradict")
+@meta_eval_group.command("wikicontradict", cls=MethodFlagsCommand)
 @click.option("--data", default=None, type=click.Path(dir_okay=False),
               help="wiki_contradict_simple_humaneval.jsonl (default: ../shared/data/...).")
 @click.option("--split", type=SPLITS, default="all", show_default=True,
@@ -248,7 +249,7 @@ def _pct_ci(ci: tuple[float, float] | None) -> str:
     return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
 
 
-@meta_eval_group.command("pairwise")
+@meta_eval_group.command("pairwise", cls=MethodFlagsCommand)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--label", type=click.Choice(["completeness", "correctness", "overall"]),
               default="completeness", show_default=True,

@@ -24,6 +24,7 @@ from factgraph.cli.meta_eval_run import (
 from factgraph.cli.meta_eval_run import (
     number_text as _num,
 )
+from factgraph.cli.method_flags import MethodFlagsCommand
 from factgraph.cli.output import (
     UserError,
     make_console,
@@ -39,7 +40,7 @@ def _facts_path(given: str | None) -> Path:
     return data_path(given, DEFAULT_FACTS, "fact-labels")
 
 
-@click.command("facts")
+@click.command("facts", cls=MethodFlagsCommand)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--results", "results_file", default=None, type=click.Path(dir_okay=False),
               help="Evaluations JSONL, appended summary by summary (reused with --resume). "

@@ -7,9 +7,11 @@ description); otherwise each field names its own flag (``--icat-beta``, ``--prf-
 bare name (``--beta``) stays accepted as a hidden flag that sets the chosen method's option.
 
 An installed method whose option would take a flag that is already another method's with
-another meaning, or one of the commands' own keywords, gets no flag for that option: one
-warning names it, the other methods' flags and the commands keep working, and the option stays
-settable with ``--set NAME=VALUE`` (or a ``--config`` file's ``[options]`` table).
+another meaning, or a keyword or spelling of the run flags (``option_flags(reserved)``, read
+off the built params), gets no flag for that option; one that takes a command's own flag gets
+none in that command (:class:`MethodFlagsCommand`). One warning names it, the other methods'
+flags and the commands keep working, and the option stays settable with ``--set NAME=VALUE``
+(or a ``--config`` file's ``[options]`` table).
 """
 
 from __future__ import annotations
@@ -47,17 +49,18 @@ class OptionFlag:
 
     @property
     def is_bool(self) -> bool:
-        return _strip_none(self.info.annotation) is bool
+        return strip_none(self.info.annotation) is bool
 
     def help(self) -> str:
         return f"[{', '.join(self.methods)}] {self.info.description or ''}".strip()
 
     def click_option(self) -> Callable[[Any], Any]:
         common: dict[str, Any] = {"cls": MethodOption, "methods": self.methods,
-                                  "default": None, "help": self.help(), "hidden": self.hidden}
+                                  "option": self.option, "default": None, "help": self.help(),
+                                  "hidden": self.hidden}
         if self.is_bool:
             return click.option(f"--{self.flag}/--no-{self.flag}", self.dest, **common)
-        return click.option(f"--{self.flag}", self.dest, type=_click_type(self.info), **common)
+        return click.option(f"--{self.flag}", self.dest, type=click_type(self.info), **common)
 
 
 class MethodOption(click.Option):
@@ -65,9 +68,11 @@ class MethodOption(click.Option):
     chosen one takes it, so ``--method X --help`` lists X's flags alone (``--method`` is eager,
     so it is read before ``--help`` when it comes first)."""
 
-    def __init__(self, *args: Any, methods: list[str] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, methods: list[str] | None = None, option: str = "",
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.methods = methods if methods is not None else []
+        self.option = option or (self.name or "")
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         chosen = ctx.params.get("method")
@@ -76,7 +81,8 @@ class MethodOption(click.Option):
         return super().get_help_record(ctx)
 
 
-def _strip_none(annotation: Any) -> Any:
+def strip_none(annotation: Any) -> Any:
+    """``X`` of ``X | None`` (a field's type as a flag reads it)."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1:
@@ -84,22 +90,24 @@ def _strip_none(annotation: Any) -> Any:
     return annotation
 
 
-def _click_type(info: FieldInfo) -> Any:
-    ann = _strip_none(info.annotation)
+def click_type(info: FieldInfo) -> Any:
+    """The click type of a field's flag: a choice for a ``Literal``, else int, float or str."""
+    ann = strip_none(info.annotation)
     if typing.get_origin(ann) is Literal:
         return click.Choice([str(v) for v in typing.get_args(ann)])
     return ann if ann in (int, float, str) else str
 
 
 def _same_meaning(a: FieldInfo, b: FieldInfo) -> bool:
-    return a.description == b.description and _strip_none(a.annotation) == \
-        _strip_none(b.annotation)
+    return a.description == b.description and strip_none(a.annotation) == \
+        strip_none(b.annotation)
 
 
 def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
     """Every registered method's option flags (visible first, then the hidden bare-name
-    aliases). ``reserved``: keywords the commands already use. An option whose flag would be
-    one of them, or another method's flag with another meaning, gets no flag: one warning
+    aliases). ``reserved``: keywords and spellings (``--max-tokens``) the commands already
+    use. An option whose flag would be one of them, or another method's flag with another
+    meaning, gets no flag: one warning
     says so and how to set it (``--set``); the flags made before it stay (the built-in
     methods come first, so an installed method never takes a built-in's flag)."""
     by_dest: dict[str, OptionFlag] = {}
@@ -109,7 +117,7 @@ def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
             flag = option_flag(name, info)
             dest = flag.replace("-", "_")
             seen = by_dest.get(dest)
-            if dest in reserved:
+            if reserved & {dest, f"--{flag}", f"--no-{flag}"}:
                 _skip(method, name, flag, "one of the commands' own flags",
                       "in a --config file's [options] table")
                 continue
@@ -130,10 +138,38 @@ def option_flags(reserved: frozenset[str] = frozenset()) -> list[OptionFlag]:
                 alias = aliases.setdefault(name, OptionFlag(bare, name, name, info, [],
                                                             hidden=True))
                 alias.methods.append(method)
-    for name in list(aliases):
-        if name in by_dest or name in reserved:
+    for name, alias in list(aliases.items()):
+        if name in by_dest or reserved & {name, alias.flag_name, f"--no-{alias.flag}"}:
             del aliases[name]
     return [*by_dest.values(), *aliases.values()]
+
+
+class MethodFlagsCommand(click.Command):
+    """A command that takes the method flags beside its own: a method flag whose keyword or
+    spelling is one of the command's own params (``--limit`` of ``meta-eval facts``) is left
+    out of this command, with one warning; the option stays settable with ``--set``. The
+    flags are made once for every such command (``option_flags``), so the names the
+    commands share are reserved there, and what one command adds is checked here, from the
+    params it was built with: no list of the commands' keywords is kept by hand. A command's
+    own params are named arguments of its function, so its ``**kw`` (what ``build_config``
+    reads against the shared flags) never holds one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own = [p for p in self.params if not isinstance(p, MethodOption)]
+        names = {p.name for p in own}
+        spellings = {o for p in own for o in (*p.opts, *p.secondary_opts)}
+        kept: list[click.Parameter] = []
+        for param in self.params:
+            if isinstance(param, MethodOption) and (
+                    param.name in names or spellings & {*param.opts, *param.secondary_opts}):
+                if not param.hidden:
+                    for method in param.methods:
+                        _skip(method, param.option, param.opts[0].lstrip("-"),
+                              f"one of the own flags of `factgraph {self.name}`")
+                continue
+            kept.append(param)
+        self.params = kept
 
 
 def _skip(method: str, option: str, flag: str, taken_by: str, how: str = "") -> None:

@@ -15,12 +15,14 @@ from factgraph.methods.registry import (
     get_method_spec,
     register_method,
 )
+from factgraph.plugins import resolved
 
 __all__ = ["METHODS", "Method", "MethodSpec", "Runner", "available_methods", "get_method",
            "get_method_spec", "register_method"]
 
 
 def get_method(name: str) -> tuple[type[Any], Runner]:
-    """(options class, run function) of a method; ValueError naming the known ones."""
+    """(options class, run function) of a method, its run code imported (a spec may name its
+    ``run`` with :func:`~factgraph.plugins.lazy_callable`); ValueError naming the known ones."""
     spec = get_method_spec(name)
-    return spec.options, spec.run
+    return spec.options, resolved(spec.run)

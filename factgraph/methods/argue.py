@@ -30,8 +30,6 @@ import logging
 from collections import Counter
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from factgraph.datasets.argue_io import (
     Nugget,
     Report,
@@ -45,9 +43,9 @@ from factgraph.datasets.argue_io import (
 from factgraph.errors import UserInputError
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
+from factgraph.methods.argue_spec import ArgueOptions
 from factgraph.methods.assemble import assemble
 from factgraph.methods.given_facts import refuse_given_facts
-from factgraph.methods.registry import MethodSpec
 from factgraph.metrics.argue import (
     REWARD,
     SentenceJudgement,
@@ -71,19 +69,6 @@ from factgraph.stages.argue_judge import MANUAL, ArgueJudge, ArgueJudgements
 from factgraph.stages.session import ModelSession
 
 log = logging.getLogger(__name__)
-
-
-class ArgueOptions(BaseModel):
-    """Files of an ARGUE evaluation (paths; the report and request override the input's)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    request: str | None = Field(None, description="Report request: text, or JSON {id, text}.")
-    report: str | None = Field(None, description="Report: JSON {id, sentences} or JSONL of "
-                                                 "{text, citations}.")
-    nuggets: str | None = Field(None, description="Nuggets JSON/JSONL.")
-    docs: str | None = Field(None, description="Cited documents JSON/JSONL {id, text}.")
-    judgements: str | None = Field(None, description="Manual judgements JSON/JSONL.")
 
 
 def answer_statement_id(nugget_id: str, answer_id: str) -> str:
@@ -226,9 +211,3 @@ def run_argue(inp: EvaluationInput, session: ModelSession, options: ArgueOptions
                   "judged_by": dict(Counter(src for q in judged.source.values()
                                             for src in q.values())), "request": request,
                   "report_id": report.id})
-
-
-ARGUE = MethodSpec(name="argue", options=ArgueOptions, run=run_argue, main_score="recall",
-                   needs_response=False,
-                   description="ARGUE: a report with citations against nuggets (Mayfield et "
-                               "al. 2024).")

@@ -24,8 +24,8 @@ run takes — is :mod:`factgraph.methods.context`. This module holds
 from __future__ import annotations
 
 from factgraph.methods.e2e.options import E2EOptions
-from factgraph.methods.nli import NLIOptions
-from factgraph.methods.qa import QAOptions
+from factgraph.methods.nli_spec import NLIOptions
+from factgraph.methods.qa_spec import QAOptions
 
 
 class ComprehensivenessOptions(NLIOptions, QAOptions, E2EOptions):

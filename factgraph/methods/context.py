@@ -1,6 +1,6 @@
-"""What the comprehensiveness methods (nli, qa, e2e) share: their options' common base and
-field groups, the context reuse (:class:`ContextStore`) and the small steps every run takes
-(the background texts, an incomplete evaluation).
+"""What the comprehensiveness methods (nli, qa, e2e) share when they run: the context reuse
+(:class:`ContextStore`) and the small steps every run takes (the background texts, an
+incomplete evaluation). Their options' common bases are :mod:`factgraph.methods.options`.
 
 Context reuse: the context side (context atoms, their relevance, context→context relations;
 an e2e judge's context facts) depends only on the query, the background texts, the options and
@@ -17,10 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
+from factgraph.methods.options import SummarizeOptions
 from factgraph.models import Evaluation, FactGraph, ParseFailure, Relation, Statement, Trace
 from factgraph.stages.session import ModelSession
 from factgraph.stages.summarize import summarize_long_texts
@@ -28,30 +27,6 @@ from factgraph.stages.summarize import summarize_long_texts
 log = logging.getLogger(__name__)
 
 RESPONSE = "response"  # the response's key among the texts a stage reads
-
-
-# --- options ------------------------------------------------------------------------------------
-
-class StrictOptions(BaseModel):
-    """A method's options: every name is one of its own (``extra="forbid"``)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    @classmethod
-    def own_values(cls, options: Any) -> dict[str, Any]:
-        """This model's options as flat names, read off ``options``: an instance of this model
-        or of one that holds its fields among others (``ComprehensivenessOptions``)."""
-        return {n: getattr(options, n) for n in cls.model_fields}
-
-
-class SummarizeOptions(StrictOptions):
-    summarize_over_chars: int | None = Field(
-        None, description="Summarise background texts longer than this, focused on the query.")
-
-
-class RelevanceOptions(StrictOptions):
-    t_rel: float = Field(3.5, description="Relevance threshold T_rel (1-5) for context atoms "
-                                          "and questions.")
 
 
 # --- context reuse ------------------------------------------------------------------------------

@@ -22,14 +22,18 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from factgraph.datasets.aspects import Aspect, load_aspects, load_qrels
 from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.given_facts import refuse_given_facts
-from factgraph.methods.registry import MethodSpec
+from factgraph.methods.icat_spec import (
+    ICATAOptions,
+    ICATMOptions,
+    ICATOptions,
+    ICATShared,
+    ICATSOptions,
+)
 from factgraph.metrics.icat import (
     DEFAULT_BETAS,
     coverage_score,
@@ -61,52 +65,6 @@ log = logging.getLogger(__name__)
 Variant = Literal["m", "s", "a"]
 _EDGE = {"entails": RelationLabel.entails, "contradicts": RelationLabel.contradicts,
          "neutral": RelationLabel.neutral}
-
-
-class _ICATShared(BaseModel):
-    """The options every ICAT variant takes (defaults follow Samarinas et al. 2025, §4)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    corpus: str | None = Field(None, description="Corpus: JSONL of {id, text, title?}, a .txt "
-                                                 "file or a folder of .txt files (default: the "
-                                                 "input's documents).",
-                               json_schema_extra={"flag": "icat-corpus"})
-    beta: float = Field(1.0, gt=0, description="β of ICAT_β (> 1 weighs coverage more).",
-                        json_schema_extra={"flag": "icat-beta"})
-    top_k: int = Field(10, ge=1, description="Passages retrieved per claim.")
-    retriever: Literal["bm25", "dense"] = Field("bm25", description="bm25, or dense (needs an "
-                                                                    "embedding model).")
-    index_dir: str | None = Field(None, description="Keep indexes here and reuse them (keyed "
-                                                    "by corpus content, chunking and model).")
-    topic: str | None = Field(None, description="Topic id selecting aspects / qrels (default: "
-                                                "the input's metadata.topic).")
-
-
-class ICATAOptions(_ICATShared):
-    """Options of ICAT-A: the model writes the aspects."""
-
-    max_aspects: int = Field(10, ge=1, description="ICAT-A: at most this many aspects.")
-
-
-class ICATSOptions(_ICATShared):
-    """Options of ICAT-S: ground-truth aspects, aligned by the model."""
-
-    aspects: str | None = Field(None, description="Aspects file (JSON/JSONL list, or TREC Web "
-                                                  "topics); ICAT-M and ICAT-S.")
-
-
-class ICATMOptions(ICATSOptions):
-    """Options of ICAT-M: ground-truth aspects, aligned by aspect-level qrels."""
-
-    qrels: str | None = Field(None, description="Aspect-level qrels 'TOPIC SUBTOPIC DOCID REL' "
-                                                "(ICAT-M).")
-
-
-class ICATOptions(ICATMOptions, ICATAOptions):
-    """Every ICAT variant's options in one model: what :func:`run_icat` reads (a variant's
-    own model leaves the others' options at their defaults). Each method takes only its
-    variant's model, so ``--method icat-m --max-aspects 3`` is refused."""
 
 
 def corpus_index(inp: EvaluationInput, session: ModelSession,
@@ -206,7 +164,7 @@ def _scores(n_claims: int, n_supported: int, aspect_ids: list[str] | None,
 
 
 def run_icat(variant: Variant, inp: EvaluationInput, session: ModelSession,
-             given_options: _ICATShared) -> Evaluation:
+             given_options: ICATShared) -> Evaluation:
     """ICAT-M / -S / -A of one input (the corpus index is opened from the options; with
     ``index_dir`` it is built once and reused)."""
     method = f"icat-{variant}"
@@ -343,12 +301,3 @@ def run_icat_a(inp: EvaluationInput, session: ModelSession, options: ICATAOption
                ) -> Evaluation:
     """ICAT-A: generated aspects, model alignment (Samarinas et al. 2025, Table 1)."""
     return run_icat("a", inp, session, options)
-
-
-_ICAT = "ICAT (Samarinas et al. 2025): factuality of the response's claims against a corpus, "
-ICAT_M = MethodSpec(name="icat-m", options=ICATMOptions, run=run_icat_m, main_score="icat",
-                    description=_ICAT + "coverage of ground-truth aspects by qrels.")
-ICAT_S = MethodSpec(name="icat-s", options=ICATSOptions, run=run_icat_s, main_score="icat",
-                    description=_ICAT + "coverage of ground-truth aspects by the model.")
-ICAT_A = MethodSpec(name="icat-a", options=ICATAOptions, run=run_icat_a, main_score="icat",
-                    description=_ICAT + "coverage of generated aspects.")

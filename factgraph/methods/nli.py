@@ -10,16 +10,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import Field
-
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import (
     RESPONSE,
     ContextPart,
     ContextStore,
-    RelevanceOptions,
-    SummarizeOptions,
     background_texts,
     content_hash,
     context_part,
@@ -28,7 +24,7 @@ from factgraph.methods.context import (
     session_models,
 )
 from factgraph.methods.given_facts import refuse_given_facts
-from factgraph.methods.registry import EmbeddingNeed, MethodSpec
+from factgraph.methods.nli_spec import NLIOptions
 from factgraph.models import Evaluation, FactGraph, Origin, Statement
 from factgraph.stages.atomize import atomize
 from factgraph.stages.nli_relations import PairPolicy, judge_pairs
@@ -37,30 +33,6 @@ from factgraph.stages.revise import revise
 from factgraph.stages.session import ModelSession
 
 log = logging.getLogger(__name__)
-
-
-class NLIOptions(RelevanceOptions, SummarizeOptions):
-    """Options of ``--method nli`` (defaults follow Dejl et al. 2025, §4)."""
-
-    revise: bool = Field(True, description="NLI: revise atoms (resolve references, split).")
-    relevance_filter: bool = Field(True, description="NLI: drop context atoms with r < T_rel.")
-    prune_top_k: int | None = Field(None, description="NLI lever: judge only the k most similar "
-                                                      "premises of each hypothesis.")
-    prune_min_similarity: float | None = Field(
-        None, description="NLI lever: judge only pairs with cosine similarity ≥ this.")
-    skip_implied: bool = Field(False, description="NLI lever: skip pairs a judged path implies.")
-    skip_inert: bool = Field(False, description="NLI lever: judge a context→response pair only "
-                                                "when the response atom reaches the context "
-                                                "atom (coverage unchanged).")
-    nli_cutoff: float | None = Field(
-        None, ge=0.0, le=1.0, description="NLI: a pair entails when P(entails) ≥ this (tuned "
-                                          "on dev); None: when entailment is the most "
-                                          "probable label.")
-
-    def embeddings_needed(self) -> EmbeddingNeed:
-        """The pruning levers rank premises by embedding similarity."""
-        pruned = self.prune_top_k is not None or self.prune_min_similarity is not None
-        return "now" if pruned else "none"
 
 
 def _build_context_part(session: ModelSession, inp: EvaluationInput,
@@ -142,7 +114,3 @@ def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
                       relations=[*relations, *part.relations])
     return assemble(eval_id=inp.id, method="nli", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)
-
-
-NLI = MethodSpec(name="nli", options=NLIOptions, run=run_nli, meta_evaluable=True,
-                 description="Atoms, relevance filter, NLI pairs (Dejl et al. 2025, §3.1).")

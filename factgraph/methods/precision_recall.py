@@ -32,14 +32,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from factgraph.datasets.argue_io import load_documents
 from factgraph.graph import analyze
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.given_facts import given_fact_statements
-from factgraph.methods.registry import MethodSpec
+from factgraph.methods.prf_spec import PRFOptions
 from factgraph.metrics.factual import (
     claim_fact_ratio,
     contradiction_rate,
@@ -66,27 +64,6 @@ from factgraph.stages.session import ModelSession
 log = logging.getLogger(__name__)
 
 RESPONSE = "response"
-
-
-class PRFOptions(BaseModel):
-    """Options of ``--method prf`` (defaults: α = β = 0.5, so importance ∈ [0, 1])."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    evidence: str | None = Field(None, description="Evidence documents JSON/JSONL {id, text}; "
-                                                   "default: the input's documents.")
-    corpus: str | None = Field(None, description="Corpus (JSONL / folder of .txt) to retrieve "
-                                                 "evidence passages from with BM25.",
-                               json_schema_extra={"flag": "prf-corpus"})
-    retrieve_k: int = Field(10, gt=0, description="Passages retrieved from --prf-corpus.")
-    alpha: float = Field(0.5, ge=0.0, description="Weight α of relevance in importance.")
-    beta: float = Field(0.5, ge=0.0, description="Weight β of salience in importance.",
-                        json_schema_extra={"flag": "prf-beta"})
-    k: int | None = Field(None, gt=0, description="Budget K of F*(q): the K most important.")
-    importance_threshold: float | None = Field(
-        None, description="Keep facts with importance ≥ this in F*(q).")
-    dedup_threshold: float = Field(0.15, ge=0.0, le=2.0,
-                                   description="Cosine distance below which facts merge.")
 
 
 def _evidence(inp: EvaluationInput, options: PRFOptions) -> list[Document]:
@@ -267,8 +244,3 @@ def run_prf(inp: EvaluationInput, session: ModelSession, options: PRFOptions) ->
     return assemble(eval_id=inp.id, method="prf", graph=graph, session=session,
                     parameters=params, scores=scores, verdicts=verdicts,
                     response_id=inp.response_id, model=inp.model, metadata=meta)
-
-
-PRF = MethodSpec(name="prf", options=PRFOptions, run=run_prf, main_score="f1",
-                 description="Importance-weighted factual precision and recall (Jafari et al. "
-                             "2026).")

@@ -6,33 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import (
     RESPONSE,
     ContextStore,
-    RelevanceOptions,
-    SummarizeOptions,
     background_texts,
     incomplete,
 )
 from factgraph.methods.given_facts import refuse_given_facts
-from factgraph.methods.registry import MethodSpec
+from factgraph.methods.qa_spec import QAOptions
 from factgraph.models import Evaluation, FactGraph, Origin, Statement, StatementKind
 from factgraph.stages.answers import answer_questions
 from factgraph.stages.compare import AnswerNode, compare_answers
 from factgraph.stages.questions import mine_questions, refine_questions
 from factgraph.stages.session import ModelSession
-
-
-class QAOptions(RelevanceOptions, SummarizeOptions):
-    """Options of ``--method qa`` (defaults follow Dejl et al. 2025, §4)."""
-
-    t_conf: float = Field(2.0, description="Answer confidence threshold T_conf (1-5).")
-    use_pint: bool = Field(True, description="Q&A: compare quantities with pint before a model.",
-                           json_schema_extra={"flag": "pint"})
 
 
 def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
@@ -82,8 +70,3 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
                                                   questions, q_scores, strict=True))]})
     return assemble(eval_id=inp.id, method="qa", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)
-
-
-QA = MethodSpec(name="qa", options=QAOptions, run=run_qa, meta_evaluable=True,
-                description="Questions, answers per text, answer comparison (Dejl et al. 2025, "
-                            "§3.2).")

@@ -9,7 +9,8 @@ plain dataclass that satisfies it.
 Where methods come from, in this order (a later one never replaces an earlier name):
 
 * the built-ins below (:data:`BUILTIN_METHODS`: name → ``module:attribute`` of the spec,
-  imported when the method is first used);
+  imported when the method is first used; each spec module holds the options and the spec,
+  whose ``run`` imports the run code on the first call);
 * the ``factgraph.methods`` entry-point group of every installed distribution — a package
   outside factgraph adds a method with one line of its ``pyproject.toml``::
 
@@ -66,7 +67,10 @@ class MethodSpec:
     ``options``: the pydantic model of its options (``extra="forbid"``; every field has a
     default and a ``description``, which becomes the flag's help). ``run(inp, session,
     options)``: one input → one Evaluation whose ``method`` is ``name``; a ``run`` that also
-    takes ``context_store=`` gets the run's shared :class:`ContextStore`.
+    takes ``context_store=`` gets the run's shared :class:`ContextStore`. Give ``run`` as
+    ``lazy_callable("module:function")`` (:mod:`factgraph.plugins`) to keep the spec's module
+    free of the run code: the CLI reads every spec's options to make its flags, and so imports
+    only what the specs' modules import.
     ``needs_response``: the input's response is what is judged (``evaluate`` asks for
     ``--response``); ``meta_evaluable``: its main score is a comprehensiveness that
     ``factgraph meta-eval`` can set against human labels; ``main_score``: the score
@@ -95,14 +99,14 @@ def embeddings_needed(options: BaseModel) -> EmbeddingNeed:
 
 
 BUILTIN_METHODS: dict[str, str] = {
-    "nli": "factgraph.methods.nli:NLI",
-    "qa": "factgraph.methods.qa:QA",
+    "nli": "factgraph.methods.nli_spec:NLI",
+    "qa": "factgraph.methods.qa_spec:QA",
     "e2e": "factgraph.methods.e2e.method:E2E",
-    "icat-m": "factgraph.methods.icat:ICAT_M",
-    "icat-s": "factgraph.methods.icat:ICAT_S",
-    "icat-a": "factgraph.methods.icat:ICAT_A",
-    "prf": "factgraph.methods.precision_recall:PRF",
-    "argue": "factgraph.methods.argue:ARGUE",
+    "icat-m": "factgraph.methods.icat_spec:ICAT_M",
+    "icat-s": "factgraph.methods.icat_spec:ICAT_S",
+    "icat-a": "factgraph.methods.icat_spec:ICAT_A",
+    "prf": "factgraph.methods.prf_spec:PRF",
+    "argue": "factgraph.methods.argue_spec:ARGUE",
 }
 
 

@@ -7,31 +7,14 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from pydantic import Field
-
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.context import ContextStore
-from factgraph.methods.e2e.kinds import JUDGE_OPTIONS, JudgeKind, get_judge_kind
-from factgraph.methods.e2e.options import CUTOFF_HELP, AnswerFields, E2EOptions, SentenceFields
+from factgraph.methods.e2e.kinds import JUDGE_OPTIONS, get_judge_kind
+from factgraph.methods.e2e.options import E2EOptions
 from factgraph.models import Evaluation
 from factgraph.stages.session import ModelSession
 
 log = logging.getLogger(__name__)
-
-
-class AutoJudge(AnswerFields, SentenceFields):
-    """Per input, the judge that measured best for its kind (``DEFAULT_JUDGES`` of
-    ``factgraph.methods.judges``: the answers judge for a short answer, the sentences judge for
-    a long-form one). It takes the options of both; those given explicitly are kept when the
-    chosen judge has them."""
-
-    coverage_judge: Literal["auto"] = "auto"
-    coverage_cutoff: float | None = Field(None, ge=0.0, le=1.0, description=CUTOFF_HELP)
-    long_form_min_words: int = Field(
-        80, ge=1, description="E2E auto: a response of at least this many words, or one "
-                              "judged against a single text (a reference answer), is a "
-                              "long-form answer (judged by the long-form default judge); a "
-                              "shorter one over several texts a short answer.")
 
 
 def input_kind(inp: EvaluationInput, long_form_min_words: int) -> Literal["short answer",
@@ -77,9 +60,3 @@ def run_auto(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
     # the judge that ran, and its options (recorded instead of auto's)
     ev.parameters = {**options.flat(), **ev.parameters, "judge": chosen}
     return ev
-
-
-KIND = JudgeKind(name="auto", options=AutoJudge, run=run_auto, embeddings="lazy",
-                 help="'auto' (the default) picks per input the judge that measured best for "
-                      "its kind (DEFAULT_JUDGES of factgraph.methods.judges: a short answer or "
-                      "a long-form one, see long_form_min_words)")

@@ -32,21 +32,19 @@ the count (``python -m benchmarks.fact_judge``). Without the model check no mode
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import Field
 
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble, comprehensiveness_scores, coverage_verdicts
 from factgraph.methods.context import ContextStore, doc_keys, incomplete
-from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
-from factgraph.methods.e2e.options import E2EOptions, cutoff_field
+from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.contradiction import Conflict, find_conflict
-from factgraph.stages.fact_calibration import DEFAULT_CALIBRATION, load_calibration
+from factgraph.stages.fact_calibration import load_calibration
 from factgraph.stages.fact_coverage import evidence_verdict_probabilities
 from factgraph.stages.fact_evidence import (
     FactEvidence,
@@ -56,38 +54,6 @@ from factgraph.stages.fact_evidence import (
 )
 from factgraph.stages.sentence_coverage import split_facts, split_sentences, split_statements
 from factgraph.stages.session import ModelSession
-
-
-class EvidenceJudge(JudgeOptions):
-    """Calibrated per-fact evidence and the contradiction check; no model."""
-
-    coverage_judge: Literal["evidence"] = "evidence"
-    coverage_cutoff: float = cutoff_field(0.5)
-    calibration: str = Field(
-        DEFAULT_CALIBRATION, description="E2E evidence: the calibrated model (shipped under "
-                                         "factgraph/_data/judges/) that turns evidence into "
-                                         "P(stated).")
-    contradiction_check: bool = Field(
-        True, description="E2E evidence: a fact whose aligned response sentence states "
-                          "another number, negation, antonym or name is contradicted.")
-    reference_facts: Literal["statements", "clauses", "sentences"] = Field(
-        "statements", description="E2E evidence: without given facts, a background text's "
-                                  "facts are its self-contained statements (sentences cut "
-                                  "only where a new clause with its own verb starts), its "
-                                  "clauses, or its whole sentences.")
-    evidence_model_check: bool = Field(
-        False, description="E2E evidence: with a text model, ask it about the facts whose "
-                           "P(stated) falls in the undecided band (one yes / no / unknown "
-                           "token, the aligned sentence and its neighbours as evidence); its "
-                           "P(yes) replaces P, and 'no' (shown false) is a contradiction.")
-    evidence_band_low: float = Field(
-        0.25, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
-                                         "undecided band's lower end (below: missing "
-                                         "without a call).")
-    evidence_band_high: float = Field(
-        0.75, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
-                                         "undecided band's upper end (at or above: covered "
-                                         "without a call).")
 
 
 def reference_facts(text: str, unit: str = "statements") -> list[str]:
@@ -197,8 +163,3 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, scores=scores, verdicts=coverage_verdicts(graph, cov),
                     response_id=inp.response_id, model=inp.model)
-
-
-KIND = JudgeKind(name="evidence", options=EvidenceJudge, run=run_evidence,
-                 help="calibrated per-fact evidence (words, phrases, numbers, names) with "
-                      "the contradiction check, no model ('evidence')")

@@ -42,12 +42,12 @@ ENTRY_POINT_GROUP = "factgraph.judge_kinds"
 
 # the built-in kinds, in the order of --coverage-judge's choices and help
 BUILTIN_JUDGE_KINDS: dict[str, str] = {
-    "auto": "factgraph.methods.e2e.auto:KIND",
-    "list": "factgraph.methods.e2e.list_judge:KIND",
-    "per-fact": "factgraph.methods.e2e.per_fact:KIND",
-    "answers": "factgraph.methods.e2e.answers:KIND",
-    "sentences": "factgraph.methods.e2e.sentences:KIND",
-    "evidence": "factgraph.methods.e2e.evidence:KIND",
+    "auto": "factgraph.methods.e2e.kind_specs:AUTO",
+    "list": "factgraph.methods.e2e.kind_specs:LIST",
+    "per-fact": "factgraph.methods.e2e.kind_specs:PER_FACT",
+    "answers": "factgraph.methods.e2e.kind_specs:ANSWERS",
+    "sentences": "factgraph.methods.e2e.kind_specs:SENTENCES",
+    "evidence": "factgraph.methods.e2e.kind_specs:EVIDENCE",
 }
 
 
@@ -68,7 +68,10 @@ JudgeRun = Callable[["EvaluationInput", "ModelSession", Any, "ContextStore | Non
 @dataclass(frozen=True)
 class JudgeKind:
     """One e2e judge kind: ``name`` (``coverage_judge="NAME"``), ``options`` (its model),
-    ``run(inp, session, options, context_store)`` → Evaluation, and ``help``: one phrase for
+    ``run(inp, session, options, context_store)`` → Evaluation (the function, or a
+    :func:`~factgraph.plugins.lazy_callable` of it, as the built-ins' in
+    :mod:`factgraph.methods.e2e.kind_specs`, so reading the kind imports no stage), and
+    ``help``: one phrase for
     ``--coverage-judge``'s help, ending with the name in quotes, e.g. ``"one call listing
     covered / uncovered facts ('list')"``. ``embeddings``: whether the kind needs an embedding
     model (``"none"``, ``"now"``, or ``"lazy"``: only for the inputs that ask for one)."""

@@ -4,24 +4,16 @@ entailed by the response when covered."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, background_texts, incomplete
-from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
-from factgraph.methods.e2e.options import E2EOptions, cutoff_field
+from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.given_facts import refuse_given_facts
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.e2e import e2e_coverage
 from factgraph.stages.session import ModelSession
-
-
-class ListJudge(JudgeOptions):
-    """One call lists the covered and uncovered facts (Dejl et al. 2025, §3.3)."""
-
-    coverage_judge: Literal["list"] = "list"
-    coverage_cutoff: float = cutoff_field(0.5)  # unused: a listed fact is covered or not (P = 1)
 
 
 def run_list(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
@@ -58,7 +50,3 @@ def run_list(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
     graph = FactGraph(query=inp.query, statements=statements, relations=relations)
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, response_id=inp.response_id, model=inp.model)
-
-
-KIND = JudgeKind(name="list", options=ListJudge, run=run_list,
-                 help="one call listing covered / uncovered facts ('list')")

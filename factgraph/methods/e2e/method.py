@@ -1,15 +1,20 @@
 """``--method e2e``: the options name a judge kind, and the kind's ``run`` judges the input
-(:mod:`factgraph.methods.e2e.kinds`)."""
+(:mod:`factgraph.methods.e2e.kinds`). Declaring it imports no stage: the kind's run code is
+imported when it first runs."""
 
 from __future__ import annotations
 
-from factgraph.inputs import EvaluationInput
-from factgraph.methods.context import ContextStore
+from typing import TYPE_CHECKING
+
 from factgraph.methods.e2e.kinds import get_judge_kind
 from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.registry import MethodSpec
-from factgraph.models import Evaluation
-from factgraph.stages.session import ModelSession
+
+if TYPE_CHECKING:
+    from factgraph.inputs import EvaluationInput
+    from factgraph.methods.context import ContextStore
+    from factgraph.models import Evaluation
+    from factgraph.stages.session import ModelSession
 
 
 def run_e2e(inp: EvaluationInput, session: ModelSession, options: E2EOptions,

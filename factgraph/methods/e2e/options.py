@@ -18,7 +18,6 @@ from pydantic import Field, GetCoreSchemaHandler, GetJsonSchemaHandler, model_va
 from pydantic.fields import FieldInfo
 from pydantic_core import core_schema
 
-from factgraph.methods.context import SummarizeOptions
 from factgraph.methods.e2e.kinds import (
     JudgeOptions,
     find_judge_kind,
@@ -26,6 +25,7 @@ from factgraph.methods.e2e.kinds import (
     judge_kind_names,
     judge_kinds,
 )
+from factgraph.methods.options import SummarizeOptions
 from factgraph.methods.registry import EmbeddingNeed
 
 DEFAULT_COVERAGE_JUDGE = "auto"

@@ -5,25 +5,16 @@ the background texts are the facts, covered by the word check or MiniLM similari
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble
 from factgraph.methods.context import ContextStore, doc_keys, incomplete
-from factgraph.methods.e2e.kinds import JudgeKind
-from factgraph.methods.e2e.options import E2EOptions, SentenceFields, cutoff_field
+from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.session import ModelSession
-
-
-class SentencesJudge(SentenceFields):
-    """Long references: the background texts' clauses are the facts, covered by the word check,
-    embedding similarity and (``sentence_model_check``) one model token."""
-
-    coverage_judge: Literal["sentences"] = "sentences"
-    coverage_cutoff: float = cutoff_field(0.9)
 
 
 def run_sentences(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
@@ -113,9 +104,3 @@ def sentence_score(evaluation: Evaluation, words_cutoff: float, similarity_cutof
     return sum(covering_evidence(m.get("word_share", 0.0), m.get("similarity"),
                                  m.get("p_covered"), words_cutoff, similarity_cutoff,
                                  coverage_cutoff) is not None for m in facts) / len(facts)
-
-
-KIND = JudgeKind(name="sentences", options=SentencesJudge, run=run_sentences, embeddings="now",
-                 help="the background texts' clauses as facts, judged by the word check, "
-                      "embedding similarity and, with sentence_model_check, the model for the "
-                      "undecided ('sentences', for long references)")
