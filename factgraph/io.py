@@ -4,7 +4,9 @@ One job: the text of a ``.json`` / ``.jsonl`` file, optionally gzip-compressed (
 Python objects or validated models, a bad line named. Its users own what the rows mean: graph
 and results files (``factgraph.graph.results``), public data sets (``factgraph.datasets``),
 corpora and indexes (``factgraph.retrieval``), given facts (:func:`read_given_facts`, here as it
-is only a line reader of ``{id, text}`` rows).
+is only a line reader of ``{id, text}`` rows). Beside it, :func:`shipped_folder` finds a
+data folder the package ships (``cypher/``, ``viz/``); its users name the files in it
+(``factgraph.store.cypher_files``, ``factgraph.viz.assets``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,21 @@ if TYPE_CHECKING:
     from factgraph.inputs import GivenFact
 
 M = TypeVar("M", bound=BaseModel)
+
+
+_PACKAGE_DIR = Path(__file__).resolve().parent  # factgraph/
+
+
+def shipped_folder(name: str) -> Path:
+    """A folder the package ships beside its code: the wheel's copy ``factgraph/_<name>``
+    (``setup.py`` packages it there), else the repository's top-level ``<name>/``."""
+    packaged = _PACKAGE_DIR / f"_{name}"
+    if packaged.is_dir():
+        return packaged
+    in_repo = _PACKAGE_DIR.parent / name
+    if in_repo.is_dir():
+        return in_repo
+    raise FileNotFoundError(f"factgraph resource folder {name!r} is missing from this install")
 
 
 def open_text(path: str | os.PathLike[str]) -> IO[str]:

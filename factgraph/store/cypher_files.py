@@ -8,18 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # factgraph/
+from factgraph.io import shipped_folder
 
 
 def cypher_dir() -> Path:
     """The shipped ``cypher/`` folder: the wheel's copy, else the repository's."""
-    packaged = _PACKAGE_DIR / "_cypher"
-    if packaged.is_dir():
-        return packaged
-    in_repo = _PACKAGE_DIR.parent / "cypher"
-    if in_repo.is_dir():
-        return in_repo
-    raise FileNotFoundError("factgraph resource folder 'cypher' is missing from this install")
+    return shipped_folder("cypher")
 
 
 def cypher_path(*parts: str) -> Path:

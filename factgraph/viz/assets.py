@@ -8,20 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # factgraph/
+from factgraph.io import shipped_folder
 
 
 def viz_dir() -> Path:
     """The shipped ``viz/`` folder: the wheel's copy, else the repository's."""
-    packaged = _PACKAGE_DIR / "_viz"
-    if packaged.is_dir():
-        return packaged
-    in_repo = _PACKAGE_DIR.parent / "viz"
-    if in_repo.is_dir():
-        return in_repo
-    raise FileNotFoundError("factgraph resource folder 'viz' is missing from this install")
+    return shipped_folder("viz")
 
 
 def viz_path(*parts: str) -> Path:
-    """A file inside the shipped ``viz/`` folder, e.g. ``viz_path("view.html")``."""
+    """A file of the shipped ``viz/`` folder: ``viz_path("view.html")``."""
     return viz_dir().joinpath(*parts)
