@@ -57,6 +57,7 @@ from factgraph.stages.fact_calibration import (
 from factgraph.stages.fact_evidence import (
     FEATURES,
     ResponseIndex,
+    distinctiveness,
     fact_evidence,
     feature_vector,
     stems,
@@ -101,11 +102,12 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
     for k, row in enumerate(rows):
         sentences = split_sentences(row["summary"], min_content_words=1) or [row["summary"]]
         index = ResponseIndex.of(sentences)
+        distinct = distinctiveness([scu["text"] for scu in row["scus"]])  # as the judge does
         for scu in row["scus"]:
             sims = (np.array([vectors[s] for s in sentences]) @ vectors[scu["text"]]
                     if vectors else None)
-            ev = fact_evidence(scu["text"], index, sims)
-            x.append(feature_vector(ev, sims is not None))
+            ev = fact_evidence(scu["text"], index, sims, distinct)
+            x.append(feature_vector(ev, FEATURES if sims is not None else FEATURES[:-1]))
             conflict.append(find_conflict(scu["text"], index, ev.sentence, row["summary"])
                             is not None)
             y.append(int(scu["present"]))
@@ -307,8 +309,10 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
             count["ragchecker"] += 1
             alarms["ragchecker"] += _any_contradiction(facts, sentences, side.response)
             index = ResponseIndex.of(sentences)
-            evs = [fact_evidence(f, index) for f in facts]
-            p = calibration.probability(np.array([feature_vector(e, False) for e in evs]))
+            distinct = distinctiveness(facts)
+            evs = [fact_evidence(f, index, distinct=distinct) for f in facts]
+            p = calibration.probability(np.array([feature_vector(e, calibration.features)
+                                                  for e in evs]))
             stated = [k for k, e in enumerate(evs)  # a present fact that is a statement
                       if p[k] >= 0.8 and e.sentence >= 0 and VERB_CUE.search(facts[k])]
             if stated:
@@ -358,8 +362,10 @@ def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
                 answers += 1
                 sentences = split_sentences(row["output"], min_content_words=1) or [row["output"]]
                 index = ResponseIndex.of(sentences)
-                evs = [fact_evidence(fact, index) for fact in facts]
-                p = calibration.probability(np.array([feature_vector(e, False) for e in evs]))
+                distinct = distinctiveness(facts)
+                evs = [fact_evidence(fact, index, distinct=distinct) for fact in facts]
+                p = calibration.probability(np.array([feature_vector(e, calibration.features)
+                                                      for e in evs]))
                 wrong = [find_conflict(fact, index, e.sentence, row["output"]) is not None
                          for fact, e in zip(facts, evs, strict=True)]
                 facts_n += len(facts)
@@ -452,8 +458,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         cal = fit(d, p)
         OUT.parent.mkdir(parents=True, exist_ok=True)
-        OUT.write_text(json.dumps(cal.to_json(), indent=1, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
+        shipped = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+        data = cal.to_json()
+        if "model" in shipped:  # the model combination is fitted by benchmarks.fact_judge_model
+            data["model"] = shipped["model"]
+        OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {OUT} (cut-off {cal.cutoff})")
     cal = load_calibration.__wrapped__(DEFAULT_CALIBRATION) if args.fit else load_calibration()
     _print_table("Facts: REALSumm dev, left-out folds by article", fact_table(d, p, cal.cutoff))

@@ -54,6 +54,13 @@ RUNS: dict[str, Tiny] = {
                       files=(SHARED_DATA / "ragchecker" / "meta_eval_dev.jsonl.gz",)),
     "fact_judge": Tiny(("--articles", "5", "--skip-pairwise"),
                        files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",)),
+    # the cascade's combination: a real (tiny, weak) model on two summaries
+    "fact_judge_model": Tiny(("--articles", "2", "--summaries", "2", "--no-cache",
+                              "--model", f"transformers:{MODELS}#smollm2-135m-instruct.gguf"),
+                             modules=("transformers", "gguf"),
+                             files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",
+                                    MODELS / "smollm2-135m-instruct.gguf"),
+                             marks=("slow", "model")),
     # without a model: the card table (a model run needs a server: docs/judges.md)
     "judges": Tiny(("--cards", *JUDGE_CARDS[:3])),
     "nli_pairs": Tiny(("--reuse-answers", "0"), modules=("sentence_transformers",

@@ -62,7 +62,7 @@ def test_given_facts_are_covered_missing_or_contradicted_with_their_sentence() -
     assert covered.metadata["evidence"]["p_stated"] == covered.probability >= 0.5
     # a contradicted fact is never covered and counts 0 in the expected coverage
     assert 0.0 < ev.scores["expected_coverage"] < 0.5
-    assert ev.parameters["calibration"]["name"] == "evidence-v1"
+    assert ev.parameters["calibration"]["name"] == "evidence-v2"
 
 
 def test_without_the_check_a_contradicted_fact_is_judged_by_its_words() -> None:
@@ -107,13 +107,24 @@ def _nli_script(no_for: str) -> tuple[ScriptedTextBackend, list[str]]:
     return ScriptedTextBackend(script), asked
 
 
-def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts() -> None:
+def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a fitted combination the model's P(yes) is the fact's P, and its "no" (the
+    sentence shows the fact false) a contradiction."""
+    import dataclasses
+
+    from factgraph.methods.e2e import evidence as judge
+    from factgraph.stages.fact_calibration import load_calibration
+
+    shipped = load_calibration()
+    monkeypatch.setattr(judge, "load_calibration",
+                        lambda name: dataclasses.replace(shipped, model=None))
     text, asked = _nli_script(no_for="Storms")
     facts = ["The dam was finished in 1936 after five years of work.",  # stated: no call
              "Storms closed the visitor centre twice in winter.",  # partly there: asked
              "Parliament passed a budget for schools in Peru."]  # absent: no call
-    answer = ("The dam was finished in 1936 after five years of work. The visitor centre "
-              "closed twice in winter.")
+    answer = ("The dam was finished in 1936 after five years of work. The centre closed "
+              "twice in winter.")
     inp = EvaluationInput(id="x", query="q", response=answer,
                           facts=facts)  # type: ignore[arg-type]
     options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True)
@@ -141,4 +152,40 @@ def test_the_judges_cut_off_is_the_shipped_calibrations() -> None:
     from factgraph.stages.fact_calibration import load_calibration
 
     judge = EvidenceJudge()
-    assert judge.coverage_cutoff == load_calibration(judge.calibration).cutoff
+    shipped = load_calibration(judge.calibration)
+    assert judge.coverage_cutoff == shipped.cutoff
+    # the model band the combination was fitted for is the options' default band
+    assert shipped.model is not None
+    assert (judge.evidence_band_low, judge.evidence_band_high) == shipped.model.band
+
+
+def test_a_shipped_model_combination_joins_the_cheap_p_and_the_models_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a combination in the calibration, an asked fact's P is σ(b + w·logits) of the cheap
+    P and the model's answer, not the model's P(yes) alone."""
+    import dataclasses
+
+    from factgraph.methods.e2e import evidence as judge
+    from factgraph.stages.fact_calibration import ModelCombination, load_calibration, logit
+
+    combination = ModelCombination(weights=(1.0, 0.5, -0.25), intercept=0.1, band=(0.0, 1.0),
+                                   fitted_with="scripted", card={})
+    shipped = load_calibration()
+    monkeypatch.setattr(judge, "load_calibration",
+                        lambda name: dataclasses.replace(shipped, model=combination))
+    text, asked = _nli_script(no_for="nothing")
+    facts = ["Storms closed the visitor centre twice in winter."]
+    inp = EvaluationInput(id="x", query="q", response="The visitor centre closed in winter.",
+                          facts=facts)  # type: ignore[arg-type]
+    options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True,
+                                       evidence_band_low=0.0, evidence_band_high=1.0)
+    ev = run_e2e(inp, ModelSession(text=text), options)
+    assert asked == facts
+    fact = next(s for s in ev.graph.statements if s.id == "g1")
+    relation = next((r for r in ev.graph.relations if r.dst == "g1"), None)
+    record = relation.metadata["evidence"] if relation is not None else fact.metadata["evidence"]
+    p_yes, p_no = 0.8, 0.1  # the script's answer, normalised over yes / no / unknown
+    expected = 1 / (1 + math.exp(-(0.1 + logit(record["p_stated"]) + 0.5 * logit(p_yes)
+                                   - 0.25 * logit(p_no))))
+    assert record["p_combined"] == pytest.approx(expected, abs=1e-5)
+    assert fact.metadata["p_covered"] == pytest.approx(expected, abs=1e-5)

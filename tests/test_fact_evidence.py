@@ -12,9 +12,11 @@ from factgraph.stages.fact_calibration import fit_logistic, load_calibration
 from factgraph.stages.fact_evidence import (
     FEATURES,
     ResponseIndex,
+    distinctiveness,
     fact_evidence,
     feature_vector,
     names,
+    nearest_sentences,
     stem,
 )
 
@@ -65,13 +67,43 @@ def test_evidence_is_bounded_and_a_sentence_states_itself(sentences: list[str],
                                                           fact: str) -> None:
     index = ResponseIndex.of(sentences)
     ev = fact_evidence(fact, index)
-    for name in FEATURES[:6]:
-        assert 0.0 <= getattr(ev, name) <= 1.0
-    own = fact_evidence(sentences[0], index)
+    distinct = distinctiveness([fact, *sentences])
+    ev = fact_evidence(fact, index, distinct=distinct)
+    for name in (*FEATURES[:6], "distinct_share", "distinct_sentence_share"):
+        assert 0.0 <= getattr(ev, name) <= 1.0 + 1e-9
+    assert ev.distinct_sentence_share <= ev.distinct_share + 1e-9
+    own = fact_evidence(sentences[0], index, distinct=distinct)
     if own.n_words:
         assert own.sentence_share == 1.0
+        assert own.distinct_sentence_share == pytest.approx(1.0)
         assert own.numbers_missing == 0.0
-    assert len(feature_vector(ev, False)) == len(FEATURES) - 1
+    assert feature_vector(ev, ("log_words", "word_share")) == [
+        pytest.approx(np.log1p(ev.n_words)), ev.word_share]
+    nearest = nearest_sentences(fact, index, 2)
+    assert nearest == sorted(nearest) and len(nearest) == min(2, len(sentences)) * bool(
+        ev.n_words)
+
+
+def test_distinctiveness_is_the_inverse_fact_frequency() -> None:
+    facts = ["Koirala runs a shelter.", "Koirala won an award.", "Koirala rescued girls."]
+    weights = distinctiveness(facts)
+    assert weights["koirala"] == pytest.approx(np.log(2.0))  # in every fact
+    assert weights["shelter"] == pytest.approx(np.log(4.0))  # in one of three
+    # a response naming only the topic states little of a fact about the shelter
+    index = ResponseIndex.of(["Koirala is from Nepal."])
+    ev = fact_evidence(facts[0], index, distinct=weights)
+    assert ev.word_share == pytest.approx(1 / 3)  # koirala of (koirala, run, shelter)
+    assert ev.distinct_share == pytest.approx(np.log(2.0) / (np.log(2.0) + 2 * np.log(4.0)))
+    # alone, a fact weighs its words alike
+    alone = fact_evidence(facts[0], index, distinct=distinctiveness(facts[:1]))
+    assert alone.distinct_share == pytest.approx(alone.word_share)
+
+
+def test_nearest_sentences_are_the_best_aligned_in_response_order() -> None:
+    index = ResponseIndex.of(RESPONSE)
+    assert nearest_sentences("The accident killed 31 firefighters at the RBMK reactor.",
+                             index, 2) == [0, 1]
+    assert nearest_sentences("Koirala runs a shelter in Kathmandu.", index, 1) == [3]
 
 
 @pytest.mark.parametrize(("fact", "slot"), [
@@ -175,7 +207,8 @@ def test_the_shipped_calibration_separates_stated_from_absent() -> None:
     index = ResponseIndex.of(RESPONSE)
     stated = fact_evidence("Anuradha Koirala runs a shelter in Kathmandu.", index)
     absent = fact_evidence("Parliament passed a budget for schools in Peru.", index)
-    p = cal.probability(np.array([feature_vector(stated, False), feature_vector(absent, False)]))
+    p = cal.probability(np.array([feature_vector(stated, cal.features),
+                                  feature_vector(absent, cal.features)]))
     assert p[0] >= cal.cutoff > p[1]
     assert cal.card["left_out"]["by"] == "article"
 

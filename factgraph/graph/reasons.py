@@ -38,11 +38,14 @@ LINE_QUOTE_CHARS = 80  # the longest quote its one-line form shows
 # records none), in the order the one-line form shows them.
 STATEMENT_EVIDENCE_KEYS = ("p_stated", "p_covered", "word_share", "similarity",
                            "sentence_share", "weighted_share", "bigram_share",
-                           "numbers_missing", "names_missing", "model_p_yes", "model_p_no")
+                           "numbers_missing", "names_missing", "distinct_share",
+                           "distinct_sentence_share", "model_p_yes", "model_p_no",
+                           "p_combined")
 # The checks the one-line form shows, with their short names.
 LINE_KEYS = (("p_stated", "P"), ("word_share", "words"), ("similarity", "similarity"),
              ("numbers_missing", "numbers missing"), ("names_missing", "names missing"),
-             ("model_p_yes", "model P(yes)"), ("model_p_no", "model P(no)"))
+             ("model_p_yes", "model P(yes)"), ("model_p_no", "model P(no)"),
+             ("p_combined", "combined P"))
 
 
 def shorten(text: str, n: int) -> str:

@@ -144,7 +144,8 @@ BUILTIN_JUDGES: tuple[NamedJudge, ...] = (
         options={"coverage_judge": "evidence", "evidence_model_check": True},
         inputs="long-form",
         description="The evidence judge, and for the facts its cheap evidence leaves undecided "
-                    "one yes / no / unknown token of the text model on the aligned sentence "
+                    "one yes / no / unknown token of the text model on the nearest sentences, "
+                    "joined to the cheap evidence by the combination fitted for it "
                     "('no': contradicted).",
         cards=("facts/e2e-evidence-cascade.json",)),
 )

@@ -21,12 +21,52 @@ import numpy as np
 
 from factgraph.errors import UserInputError
 
-DEFAULT_CALIBRATION = "evidence-v1"
+DEFAULT_CALIBRATION = "evidence-v2"
+
+
+def logit(p: np.ndarray | float, eps: float = 1e-4) -> np.ndarray:
+    """``log(p / (1 - p))``, ``p`` clipped to ``[eps, 1 - eps]``."""
+    q = np.clip(np.asarray(p, dtype=float), eps, 1.0 - eps)
+    return np.log(q / (1.0 - q))
+
+
+@dataclass(frozen=True)
+class ModelCombination:
+    """How a text model's one-token answer joins the cheap evidence, for the facts it is asked
+    about: ``P = σ(b + w_cheap·logit(P_cheap) + w_yes·logit(P(yes)) + w_no·logit(P(no)))``,
+    fitted on people's labels with the model named in ``fitted_with`` (another model's
+    probabilities may sit elsewhere: refit with ``python -m benchmarks.fact_judge_model``)."""
+
+    weights: tuple[float, float, float]  # cheap, yes, no
+    intercept: float
+    band: tuple[float, float]  # the cheap P band the model is asked in: [low, high)
+    fitted_with: str
+    card: dict[str, Any]
+
+    def probability(self, p_cheap: np.ndarray, p_yes: np.ndarray, p_no: np.ndarray
+                    ) -> np.ndarray:
+        z = (self.intercept + self.weights[0] * logit(p_cheap)
+             + self.weights[1] * logit(p_yes) + self.weights[2] * logit(p_no))
+        return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"features": ["logit_cheap", "logit_yes", "logit_no"],
+                "weights": list(self.weights), "intercept": self.intercept,
+                "band": list(self.band), "fitted_with": self.fitted_with, "card": self.card}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModelCombination:
+        w = [float(v) for v in data["weights"]]
+        low, high = (float(v) for v in data["band"])
+        return cls(weights=(w[0], w[1], w[2]), intercept=float(data["intercept"]),
+                   band=(low, high), fitted_with=str(data["fitted_with"]),
+                   card=data.get("card", {}))
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """A fitted logistic model: feature names, weights, intercept, and its card fields."""
+    """A fitted logistic model: feature names, weights, intercept, and its card fields; with
+    ``model``, how a text model's answer joins it (:class:`ModelCombination`)."""
 
     name: str
     features: tuple[str, ...]
@@ -35,16 +75,20 @@ class Calibration:
     cutoff: float
     fitted_on: str
     card: dict[str, Any]
+    model: ModelCombination | None = None
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         """``P(stated)`` for each row of ``x`` (n × features)."""
         z = np.asarray(x, dtype=float) @ np.asarray(self.weights) + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+        return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "features": list(self.features),
-                "weights": list(self.weights), "intercept": self.intercept,
-                "cutoff": self.cutoff, "fitted_on": self.fitted_on, "card": self.card}
+        out = {"name": self.name, "features": list(self.features),
+               "weights": list(self.weights), "intercept": self.intercept,
+               "cutoff": self.cutoff, "fitted_on": self.fitted_on, "card": self.card}
+        if self.model is not None:
+            out["model"] = self.model.to_json()
+        return out
 
 
 @cache
@@ -56,10 +100,12 @@ def load_calibration(name: str = DEFAULT_CALIBRATION) -> Calibration:
     except FileNotFoundError:
         raise UserInputError(f"no calibration named {name!r} ships with factgraph") from None
     data = json.loads(text)
+    model = data.get("model")
     return Calibration(name=data["name"], features=tuple(data["features"]),
                        weights=tuple(float(w) for w in data["weights"]),
                        intercept=float(data["intercept"]), cutoff=float(data["cutoff"]),
-                       fitted_on=data["fitted_on"], card=data.get("card", {}))
+                       fitted_on=data["fitted_on"], card=data.get("card", {}),
+                       model=None if model is None else ModelCombination.from_json(model))
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:

@@ -16,6 +16,10 @@ For each fact this module measures, cheapest first:
 * ``numbers_missing`` / ``names_missing`` — the share of the fact's numbers and names that the
   response does not contain (shorter or longer names of the same one match: "Koirala" matches
   "Anuradha Koirala");
+* ``distinct_share`` / ``distinct_sentence_share`` — the word share and the aligned-sentence
+  share with each word weighted by how much it sets this fact apart from the other facts of
+  the same reference (:func:`distinctiveness`: a word in every fact — the topic, its main
+  name — says little about whether *this* fact is stated);
 * ``similarity`` — the best cosine similarity between the fact and a response sentence (one
   embedding call per response, when an embedder is given).
 
@@ -27,7 +31,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +77,17 @@ def informativeness(word: str) -> float:
     return 1.5 if len(word) >= 7 else 1.0
 
 
+def distinctiveness(facts: Sequence[str]) -> dict[str, float]:
+    """For each stem of the facts of one reference, ``log(1 + n / df)``: ``n`` facts, ``df`` of
+    them holding the stem — the inverse document frequency of the stem with the reference's
+    facts as the documents (Spärck Jones 1972). A stem of every fact weighs ``log 2``, a stem
+    of one fact in twenty ``log 21``. One fact alone weighs all its words alike."""
+    per = [set(stems(f)) for f in facts]
+    df = Counter(w for words in per for w in words)
+    n = len(per)
+    return {w: math.log(1.0 + n / k) for w, k in df.items()}
+
+
 def names(text: str) -> list[str]:
     """Capitalised words of ``text`` that are not the first word of a sentence (a proxy for
     names: "Anuradha", "Koirala", "CNN"), lower-cased."""
@@ -104,6 +120,8 @@ class FactEvidence:
     n_words: int
     sentence: int  # index of the aligned response sentence (-1: none)
     similarity: float | None = None
+    distinct_share: float = 0.0
+    distinct_sentence_share: float = 0.0
 
 
 def _pairs(seq: Sequence[str], window: int = 2) -> set[tuple[str, str]]:
@@ -129,9 +147,11 @@ class ResponseIndex:
 
 
 def fact_evidence(fact: str, response: ResponseIndex,
-                  similarities: Sequence[float] | None = None) -> FactEvidence:
+                  similarities: Sequence[float] | None = None,
+                  distinct: Mapping[str, float] | None = None) -> FactEvidence:
     """The evidence that ``fact`` is stated in ``response``; ``similarities`` are the cosine
-    similarities of the fact to each response sentence (None without an embedder). The aligned
+    similarities of the fact to each response sentence (None without an embedder), ``distinct``
+    the :func:`distinctiveness` of the reference's stems (None: every word alike). The aligned
     sentence is the one with the largest weighted share (ties: the most similar, then the
     first); with no content word in common, the most similar sentence."""
     words = stems(fact)
@@ -165,22 +185,56 @@ def fact_evidence(fact: str, response: ResponseIndex,
     nms = names(fact)
     names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower) for m in nms)
                      / len(nms)) if nms else 0.0
+    idf = [1.0 if distinct is None else distinct.get(w, max(distinct.values(), default=1.0))
+           for w in words]
+    idf_total = sum(idf)
+    distinct_share = sum(x for w, x in zip(words, idf, strict=True)
+                         if w in response.all_stems) / idf_total
+    distinct_sentence = max(sum(x for w, x in zip(words, idf, strict=True) if w in set(sent))
+                            for sent in response.sentence_stems) / idf_total
     return FactEvidence(
         word_share=word_share, sentence_share=sentence_share, weighted_share=weighted,
         bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
         n_words=n, sentence=k,
-        similarity=None if similarities is None else float(max(similarities)))
+        similarity=None if similarities is None else float(max(similarities)),
+        distinct_share=distinct_share, distinct_sentence_share=distinct_sentence)
+
+
+def nearest_sentences(fact: str, response: ResponseIndex, k: int) -> list[int]:
+    """The indices of the ``k`` response sentences holding the largest weighted share of
+    ``fact``'s content words (ties: the earlier), in the response's order: the evidence a
+    model reads about the fact (a name or number said in the sentence before, the rest of a
+    fact told over two sentences)."""
+    words = stems(fact)
+    if not words or not response.sentences:
+        return []
+    weights = [informativeness(w) for w in words]
+
+    def share(i: int) -> float:
+        have = set(response.sentence_stems[i])
+        return sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
+
+    ranked = sorted(range(len(response.sentences)), key=lambda i: (-share(i), i))
+    return sorted(ranked[:k])
 
 
 FEATURES = ("word_share", "sentence_share", "weighted_share", "bigram_share",
-            "numbers_missing", "names_missing", "log_words", "similarity")
+            "numbers_missing", "names_missing", "log_words", "distinct_share",
+            "distinct_sentence_share", "similarity")
 
 
-def feature_vector(ev: FactEvidence, with_similarity: bool) -> list[float]:
-    """The features of :data:`FEATURES` (``similarity`` only ``with_similarity``) for the
-    calibrated model, in that order."""
-    x = [ev.word_share, ev.sentence_share, ev.weighted_share, ev.bigram_share,
-         ev.numbers_missing, ev.names_missing, math.log1p(ev.n_words)]
-    if with_similarity:
-        x.append(0.0 if ev.similarity is None else ev.similarity)
-    return x
+def feature_values(ev: FactEvidence) -> dict[str, float]:
+    """Every feature of :data:`FEATURES` by name (``similarity`` 0 without an embedder)."""
+    return {"word_share": ev.word_share, "sentence_share": ev.sentence_share,
+            "weighted_share": ev.weighted_share, "bigram_share": ev.bigram_share,
+            "numbers_missing": ev.numbers_missing, "names_missing": ev.names_missing,
+            "log_words": math.log1p(ev.n_words), "distinct_share": ev.distinct_share,
+            "distinct_sentence_share": ev.distinct_sentence_share,
+            "similarity": 0.0 if ev.similarity is None else ev.similarity}
+
+
+def feature_vector(ev: FactEvidence, features: Sequence[str]) -> list[float]:
+    """The values of ``features`` (names of :data:`FEATURES`, as a calibration lists them), in
+    that order, for the calibrated model."""
+    values = feature_values(ev)
+    return [values[name] for name in features]

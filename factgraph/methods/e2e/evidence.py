@@ -18,9 +18,12 @@ Per fact, cheapest first:
    on the sentence holding most of the fact's words where that is another (another number,
    a flipped negation, an antonym, another name in the fact's slot);
 3. with ``evidence_model_check`` and a text model, for the facts still undecided
-   (``evidence_band_low ≤ P < evidence_band_high``) one yes / no / unknown token: does the
-   aligned sentence (with its neighbours) state the fact? ``P(yes)`` replaces P and a "no"
-   (``P(no) ≥ 0.5``: the sentence shows the fact false) is a contradiction.
+   (``evidence_band_low ≤ P < evidence_band_high``) one yes / no / unknown token: do the
+   ``evidence_sentences`` response sentences nearest to the fact state it? Where the
+   calibration ships a combination fitted for the model (``Calibration.model``:
+   ``python -m benchmarks.fact_judge_model --fit``), the fact's P is
+   ``σ(b + w·[logit P, logit P(yes), logit P(no)])``; without one, ``P(yes)``. A "no"
+   (``P(no) ≥ 0.5``) on a fact left below the cut-off is a contradiction.
 
 A contradicted fact gets a ``contradicts`` relation from its sentence and is never covered;
 a fact with ``P(stated) ≥ coverage_cutoff`` gets an ``entails`` relation from its sentence
@@ -49,8 +52,10 @@ from factgraph.stages.fact_coverage import evidence_verdict_probabilities
 from factgraph.stages.fact_evidence import (
     FactEvidence,
     ResponseIndex,
+    distinctiveness,
     fact_evidence,
     feature_vector,
+    nearest_sentences,
 )
 from factgraph.stages.sentence_coverage import split_facts, split_sentences, split_statements
 from factgraph.stages.session import ModelSession
@@ -66,8 +71,17 @@ def reference_facts(text: str, unit: str = "statements") -> list[str]:
 
 def _evidence_record(ev: FactEvidence, p: float) -> dict[str, float]:
     keys = ("word_share", "sentence_share", "weighted_share", "bigram_share",
-            "numbers_missing", "names_missing")
+            "numbers_missing", "names_missing", "distinct_share", "distinct_sentence_share")
     return {"p_stated": round(p, 6), **{k: round(float(getattr(ev, k)), 6) for k in keys}}
+
+
+MODEL_NO = 0.5  # the model's P(no) at which a fact it is asked about is contradicted
+
+
+def model_evidence(fact: str, index: ResponseIndex, k: int) -> str:
+    """What the text model reads about ``fact``: the ``k`` response sentences nearest to it,
+    in the response's order."""
+    return " ".join(index.sentences[i] for i in nearest_sentences(fact, index, k))
 
 
 def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[str],
@@ -75,15 +89,16 @@ def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[
                     conflicts: list[Conflict | None]) -> dict[int, tuple[float, float]]:
     """``(P(yes), P(no))`` by fact index for the facts the text model is asked about: with
     ``evidence_model_check`` and a text model, those in the undecided band with no conflict
-    found by the cheap check; the evidence is the aligned sentence with the sentence before
-    and after it (a name said earlier, a pronoun)."""
+    found by the cheap check; the evidence is the ``evidence_sentences`` response sentences
+    nearest to the fact, in the response's order (a name said earlier, a pronoun)."""
     if not options.evidence_model_check or session.text is None:
         return {}
     asked = [k for k, (ev, p, c) in enumerate(zip(evidence, probs, conflicts, strict=True))
              if ev.sentence >= 0 and c is None
              and options.evidence_band_low <= p < options.evidence_band_high]
-    pairs = [(" ".join(sentences[max(0, evidence[k].sentence - 1): evidence[k].sentence + 2]),
-              facts[k].text) for k in asked]
+    index = ResponseIndex.of(sentences)
+    pairs = [(model_evidence(facts[k].text, index, options.evidence_sentences), facts[k].text)
+             for k in asked]
     session.count("evidence.model", len(asked))
     answers = evidence_verdict_probabilities(session, pairs)
     return {k: a for k, a in zip(asked, answers, strict=True) if a is not None}
@@ -110,8 +125,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
                           "no fact to judge: the input has no given facts and its background "
                           "texts no clause")
     index = ResponseIndex.of(sentences)
-    evidence = [fact_evidence(f.text, index) for f in facts]
-    probs = calibration.probability(np.array([feature_vector(ev, False) for ev in evidence]))
+    distinct = distinctiveness([f.text for f in facts])  # what sets each fact apart
+    evidence = [fact_evidence(f.text, index, distinct=distinct) for f in facts]
+    probs = calibration.probability(np.array([feature_vector(ev, calibration.features)
+                                              for ev in evidence]))
     found = [find_conflict(f.text, index, ev.sentence, inp.response)
              if options.contradiction_check else None
              for f, ev in zip(facts, evidence, strict=True)]
@@ -127,9 +144,12 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
         if k in model:
             p_yes, p_no = model[k]
             record.update({"model_p_yes": round(p_yes, 6), "model_p_no": round(p_no, 6)})
-            p = p_yes
+            # the fitted combination of the cheap P and the model's answer, where one ships
+            p = p_yes if calibration.model is None else float(
+                calibration.model.probability(np.array(p), np.array(p_yes), np.array(p_no)))
+            record["p_combined"] = round(p, 6)
             f.metadata["p_covered"] = round(p, 6)
-            if conflict is None and p_no >= 0.5:
+            if conflict is None and p_no >= MODEL_NO and p < options.coverage_cutoff:
                 conflict = Conflict("model", "stated", f"shown false (P(no) {p_no:.2f})")
         if ev.sentence < 0:
             expected.append(0.0)

@@ -16,6 +16,7 @@ from pydantic import Field
 from factgraph.methods.e2e.kinds import JudgeKind, JudgeOptions
 from factgraph.methods.e2e.options import (
     CUTOFF_HELP,
+    EVIDENCE_SENTENCES_HELP,
     AnswerFields,
     QuestionFields,
     SentenceFields,
@@ -25,7 +26,7 @@ from factgraph.plugins import lazy_callable
 
 # the evidence judge's calibration shipped under factgraph/_data/judges/ (the default of
 # factgraph.stages.fact_calibration.load_calibration; a test holds the two equal)
-CALIBRATION = "evidence-v1"
+CALIBRATION = "evidence-v2"
 # the per-fact and answers judges share one run
 _FACT_QUESTIONS = "factgraph.methods.e2e.fact_questions:run_fact_questions"
 
@@ -110,7 +111,7 @@ class EvidenceJudge(JudgeOptions):
     """Calibrated per-fact evidence and the contradiction check; no model."""
 
     coverage_judge: Literal["evidence"] = "evidence"
-    coverage_cutoff: float = cutoff_field(0.5)
+    coverage_cutoff: float = cutoff_field(0.45)
     calibration: str = Field(
         CALIBRATION, description="E2E evidence: the calibrated model (shipped under "
                                          "factgraph/_data/judges/) that turns evidence into "
@@ -126,16 +127,17 @@ class EvidenceJudge(JudgeOptions):
     evidence_model_check: bool = Field(
         False, description="E2E evidence: with a text model, ask it about the facts whose "
                            "P(stated) falls in the undecided band (one yes / no / unknown "
-                           "token, the aligned sentence and its neighbours as evidence); its "
+                           "token, the evidence_sentences nearest sentences as evidence); its "
                            "P(yes) replaces P, and 'no' (shown false) is a contradiction.")
     evidence_band_low: float = Field(
-        0.25, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+        0.2, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
                                          "undecided band's lower end (below: missing "
                                          "without a call).")
     evidence_band_high: float = Field(
-        0.75, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
+        0.65, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
                                          "undecided band's upper end (at or above: covered "
                                          "without a call).")
+    evidence_sentences: int = Field(3, ge=1, description=EVIDENCE_SENTENCES_HELP)
 
 
 EVIDENCE = JudgeKind(name="evidence", options=EvidenceJudge,

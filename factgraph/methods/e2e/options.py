@@ -92,6 +92,11 @@ class AnswerFields(QuestionFields):
                                          "P(yes) ≥ this.")
 
 
+EVIDENCE_SENTENCES_HELP = ("E2E sentences / evidence with the model check: response sentences "
+                           "shown to the model per fact (the nearest to it, in the response's "
+                           "order).")
+
+
 class SentenceFields(JudgeOptions):
     """The sentences judge's fields (auto takes them too)."""
 
@@ -116,9 +121,7 @@ class SentenceFields(JudgeOptions):
     similarity_floor: float = Field(
         0.45, ge=-1.0, le=1.0, description="E2E sentences with sentence_model_check: the "
                                           "similarity floor of the model band.")
-    evidence_sentences: int = Field(
-        3, ge=1, description="E2E sentences with sentence_model_check: response sentences "
-                             "shown to the model per fact (the most similar).")
+    evidence_sentences: int = Field(3, ge=1, description=EVIDENCE_SENTENCES_HELP)
 
 
 # --- the judge: validated as the model of its kind ----------------------------------------------
