@@ -1,8 +1,5 @@
-"""The shipped templates, scripts and styles of the views and reports.
-
-In the repository the folder lives at the top level (``viz/``); in an installed wheel it is
-packaged as ``factgraph/_viz`` (``setup.py``).
-"""
+"""The templates, scripts and styles the views and reports are made of (the repository's
+``viz/``; ``factgraph/_viz`` in a wheel, see ``setup.py``)."""
 
 from __future__ import annotations
 
@@ -12,10 +9,10 @@ from factgraph.io import shipped_folder
 
 
 def viz_dir() -> Path:
-    """The shipped ``viz/`` folder: the wheel's copy, else the repository's."""
+    """The shipped ``viz/`` folder (pyvis reads its templates from it)."""
     return shipped_folder("viz")
 
 
 def viz_path(*parts: str) -> Path:
-    """A file of the shipped ``viz/`` folder: ``viz_path("view.html")``."""
+    """A file inside it, e.g. ``viz_path("view.html")``."""
     return viz_dir().joinpath(*parts)

@@ -21,6 +21,7 @@ from factgraph.methods.e2e.options import (
     QuestionFields,
     SentenceFields,
     cutoff_field,
+    share_field,
 )
 from factgraph.plugins import lazy_callable
 
@@ -127,16 +128,15 @@ class EvidenceJudge(JudgeOptions):
     evidence_model_check: bool = Field(
         False, description="E2E evidence: with a text model, ask it about the facts whose "
                            "P(stated) falls in the undecided band (one yes / no / unknown "
-                           "token, the evidence_sentences nearest sentences as evidence); its "
-                           "P(yes) replaces P, and 'no' (shown false) is a contradiction.")
-    evidence_band_low: float = Field(
-        0.2, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
-                                         "undecided band's lower end (below: missing "
-                                         "without a call).")
-    evidence_band_high: float = Field(
-        0.65, ge=0.0, le=1.0, description="E2E evidence with evidence_model_check: the "
-                                         "undecided band's upper end (at or above: covered "
-                                         "without a call).")
+                           "token, the evidence_sentences nearest sentences as evidence); "
+                           "its answer joins P by the combination the calibration ships for "
+                           "it, and 'no' on a fact left uncovered is a contradiction.")
+    evidence_band_low: float = share_field(0.2, "E2E evidence with evidence_model_check: the "
+                                                "undecided band's lower end (below: missing "
+                                                "without a call).")
+    evidence_band_high: float = share_field(0.65, "E2E evidence with evidence_model_check: the "
+                                                  "undecided band's upper end (at or above: "
+                                                  "covered without a call).")
     evidence_sentences: int = Field(3, ge=1, description=EVIDENCE_SENTENCES_HELP)
 
 

@@ -36,7 +36,12 @@ CUTOFF_HELP = ("E2E: a fact is covered when P(yes) ≥ this; the default is the 
 
 def cutoff_field(default: float) -> Any:
     """A judge's ``coverage_cutoff`` with its tuned default."""
-    return Field(default, ge=0.0, le=1.0, description=CUTOFF_HELP)
+    return share_field(default, CUTOFF_HELP)
+
+
+def share_field(default: float, description: str) -> Any:
+    """An option that is a share or a probability, in [0, 1]."""
+    return Field(default, ge=0.0, le=1.0, description=description)
 
 
 # --- the field groups several judge kinds share ------------------------------------------------
@@ -103,10 +108,9 @@ class SentenceFields(JudgeOptions):
     fact_unit: Literal["clause", "sentence"] = Field(
         "clause", description="E2E sentences: the facts of a background text are its clauses "
                               "(sentences cut at clause boundaries) or its whole sentences.")
-    words_cutoff: float = Field(
-        0.3, ge=0.0, le=1.0, description="E2E sentences: a fact is covered when this share "
-                                         "of its content words occurs in the response "
-                                         "(tuned on the pairwise dev part).")
+    words_cutoff: float = share_field(0.3, "E2E sentences: a fact is covered when this share of "
+                                           "its content words occurs in the response (tuned "
+                                           "on the pairwise dev part).")
     similarity_cutoff: float = Field(
         0.5, ge=-1.0, le=1.0, description="E2E sentences: ... or when its cosine similarity "
                                           "to a response sentence reaches this.")
@@ -114,10 +118,9 @@ class SentenceFields(JudgeOptions):
         False, description="E2E sentences: ask the text model (one yes/no token, the nearest "
                            "response sentences as evidence) about sentences that reach "
                            "neither cut-off but a floor; without it no model is used.")
-    words_floor: float = Field(
-        0.25, ge=0.0, le=1.0, description="E2E sentences with sentence_model_check: below "
-                                         "this word share (and the similarity floor) a "
-                                         "sentence is uncovered without a model call.")
+    words_floor: float = share_field(0.25, "E2E sentences with sentence_model_check: below this "
+                                           "word share (and the similarity floor) a sentence "
+                                           "is uncovered without a model call.")
     similarity_floor: float = Field(
         0.45, ge=-1.0, le=1.0, description="E2E sentences with sentence_model_check: the "
                                           "similarity floor of the model band.")
