@@ -182,6 +182,8 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      "In 1996 Gary was the 147th most popular name."),
     ("Paul and Laura Elliott ran across the finish line.",  # a comma parts the neighbours
      "The pair, who live in Clapham, London, ran across the finish line."),
+    ("Night School was released in 2018.",  # a quoted title is no one's name
+     'She appeared on "Saturday Night Live" in 2018.'),
 ])
 def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None
@@ -195,6 +197,10 @@ def test_a_changed_word_that_moves_the_alignment_is_still_found() -> None:
     # aligned to the first sentence (its rare name), the second holds more of the fact
     found = find_conflict(fact, index, 0, " ".join(sentences))
     assert found is not None and found[0] == 1 and found[1].slot == "negation"
+    # a third sentence that holds half of the fact is looked at too, most words first
+    third = ResponseIndex.of([sentences[0], "Oslo has a chess club.", sentences[1]])
+    found = find_conflict(fact, third, 0, " ".join(third.sentences))
+    assert found is not None and found[0] == 2
     # stated whole in the aligned sentence: no second look
     stated = ResponseIndex.of(["Anna Berg holds the national chess title this year.",
                                sentences[1]])

@@ -35,6 +35,7 @@ from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stem, 
 REST_SHARE = 0.75
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
 CLAUSE_SHARE = 0.75  # negation and antonyms: the clause must carry the fact
+OTHER_SENTENCE_SHARE = 0.5  # another sentence checked for a conflict holds this much of the fact
 SHORT_ASIDE = 3  # words: an aside the clause reaches over (an age, "from Oldham")
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
                       "neither", "nor", "cannot", "nowhere", "unable"})
@@ -331,6 +332,9 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     nowhere = [n for n in here if not stated(n, response_lower)]
     fact_tokens, sentence_tokens = _tokens(fact), _tokens(sentence)
     fact_capitals = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fact)} - STOPWORDS
+    # a word of a quoted title ("Saturday Night Live") is no one's name
+    titled = {w.lower() for q in _QUOTED.findall(fact) + _QUOTED.findall(sentence)
+              for w in re.findall(r"\w+", q)}
     for n in here:  # the other name stands where the fact's name stands
         around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
         in_name = {(d, w) for d, w in around if w in fact_capitals and d < 0}  # "Drew M"
@@ -342,7 +346,7 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
                 continue
             beside = _neighbours(sentence_tokens, m)
-            if in_name & beside and share >= SLOT_REST_SHARE:
+            if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
             if n in nowhere and around & beside and share >= REST_SHARE:
                 return Conflict("name", n, m)
@@ -423,9 +427,10 @@ def _spelled_out_initials(response_lower: str) -> frozenset[str]:
 
 
 def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
-    """The conflict between ``fact`` and its aligned response ``sentence`` (the module
-    docstring's four checks, in that order), or None. ``response`` is the whole response:
-    a number or name the response states elsewhere is no conflict."""
+    """The conflict between ``fact`` and a response ``sentence`` (the module docstring's four
+    checks, in that order), or None. ``response`` is the whole response: a number or name the
+    response states elsewhere is no conflict — except another name inside the fact's own name
+    ("Drew Miller" / "Drew Vandermeer")."""
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
     found = _number_conflict(fact, sentence, _stated_numbers(response), fact_stems,
@@ -452,9 +457,10 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
 
     The aligned sentence (``aligned``, from :func:`~factgraph.stages.fact_evidence.fact_evidence`)
     is checked first. A changed name or number can move the alignment to another sentence
-    (the changed word was the fact's rarest), so the sentence that holds most of the fact's
-    words, if it is another, is checked next — unless the aligned sentence holds every word of
-    the fact and so states it."""
+    (the changed word was the fact's rarest), and an answer may state a fact in one sentence
+    and otherwise in another; so every other sentence holding at least
+    ``OTHER_SENTENCE_SHARE`` of the fact's words is checked next, most words first — unless
+    the aligned sentence holds every word of the fact and so states it."""
     if aligned < 0:
         return None
     found = contradiction(fact, index.sentences[aligned], response)
@@ -464,8 +470,12 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     if not words:
         return None
     shares = [sum(w in set(sent) for w in words) / len(words) for sent in index.sentence_stems]
-    most = max(range(len(shares)), key=lambda k: shares[k])
-    if most == aligned or shares[aligned] >= 1.0 or shares[most] <= shares[aligned]:
+    if shares[aligned] >= 1.0:
         return None
-    found = contradiction(fact, index.sentences[most], response)
-    return (most, found) if found is not None else None
+    for k in sorted(range(len(shares)), key=lambda k: -shares[k]):
+        if k == aligned or shares[k] < OTHER_SENTENCE_SHARE:
+            continue
+        found = contradiction(fact, index.sentences[k], response)
+        if found is not None:
+            return k, found
+    return None
