@@ -87,6 +87,17 @@ def test_a_reference_is_cut_into_statements_that_read_as_facts() -> None:
     assert ev.scores["n_covered"] == 1 and ev.scores["n_uncovered"] == 3
 
 
+def test_a_bracketed_aside_is_never_a_cut() -> None:
+    text = ("Large Language Models (LLMs) have displayed a strong potential for translation. "
+            "One approach is User Satisfaction Modeling (USM; Sun et al., 2021), and it "
+            "estimates how satisfied a user is.")
+    assert reference_facts(text) == [
+        "Large Language Models (LLMs) have displayed a strong potential for translation.",
+        "One approach is User Satisfaction Modeling (USM; Sun et al., 2021).",
+        "It estimates how satisfied a user is.",
+    ]
+
+
 def test_an_empty_response_covers_nothing() -> None:
     ev = factgraph.evaluate("q", "", facts=FACTS, judge="e2e-evidence")
     assert ev.scores["comprehensiveness"] == 0.0

@@ -140,7 +140,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
     sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
     clause starts — ``fine``: at a comma, semicolon, colon or bracket, or before "and", "but",
-    "while", "whereas", "although", "because", "which"; else only at a semicolon or before
+    "while", "whereas", "although", "because", "which" (never inside or at a bracketed aside:
+    "Large Language Models (LLMs) have …" stays whole); else only at a semicolon or before
     ", and" / ", but" / "while" / "whereas" / "although" / "because" — but only where the
     piece before and the piece after each have a verb and ``min_content_words`` content words.
     A piece without them stays joined to its neighbour with the text between them as written,
@@ -153,7 +154,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
         return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece))
 
     for sentence in split_sentences(text):
-        cells = breaks.split(sentence)
+        masked, asides = _mask_brackets(sentence)
+        cells = breaks.split(masked)
         pieces: list[str] = []
         carry, carry_joint, joint = "", "", ""
         for k, cell in enumerate(cells):
@@ -179,8 +181,29 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 pieces[-1] = f"{pieces[-1]}{carry_joint}{carry}"
             else:
                 pieces.append(carry.strip())
-        out.extend(_statement(p) for p in pieces)
+        out.extend(_statement(_unmask(p, asides)) for p in pieces)
     return out
+
+
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_ASIDE = 0xE000  # Unicode's private use area
+
+
+def _mask_brackets(sentence: str) -> tuple[str, list[str]]:
+    """``sentence`` with each bracketed aside ("(LLMs)", "[4]") replaced by a placeholder, so
+    that no statement is cut inside or at one; the asides, in order."""
+    asides: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:  # a private-use character: no word, no break
+        asides.append(m.group(0))
+        return chr(_ASIDE + len(asides) - 1)
+
+    return _BRACKETS.sub(hide, sentence), asides
+
+
+def _unmask(piece: str, asides: list[str]) -> str:
+    return "".join(asides[ord(c) - _ASIDE] if _ASIDE <= ord(c) < _ASIDE + len(asides) else c
+                   for c in piece)
 
 
 def _statement(piece: str) -> str:
