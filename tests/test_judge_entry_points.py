@@ -86,3 +86,19 @@ def test_a_judge_registered_from_python_is_found_and_a_taken_name_refused() -> N
     assert "toy-judge" not in JUDGES
     with pytest.raises(ValueError, match="unknown judge 'toy-judge'"):
         get_judge("toy-judge")
+
+
+def test_a_cards_note_is_shown_beside_its_agreement() -> None:
+    """`factgraph judges` must not show an in-sample number bare: the cascade's card says its
+    rows are in-sample for the fitted model combination, and the listing carries that."""
+    from click.testing import CliRunner
+
+    from factgraph.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["judges", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    listed = {j["name"]: j for j in json.loads(res.output)}
+    measured = listed["e2e-evidence-cascade"]["measured"]
+    assert measured and "in-sample" in measured[0]["note"]
+    table = CliRunner().invoke(cli, ["judges"]).output
+    assert "in-sample" in " ".join(table.split())

@@ -49,7 +49,7 @@ def _headline(path: Path) -> dict[str, Any] | None:
         return {"card": path.name, "dataset": data["dataset"], "split": data["split"],
                 "n": report["facts"], "kappa": row and row["kappa"],
                 "kappa_ci": row and row["kappa_ci"], "calls_per_fact": cost.get("calls"),
-                "model_seconds_per_fact": cost.get("model_seconds")}
+                "model_seconds_per_fact": cost.get("model_seconds"), "note": data.get("note")}
     return {"card": path.name, "dataset": data.get("dataset"), "split": data.get("split"),
             "n": data.get("n"), "kappa": data.get("kappa"), "kappa_ci": data.get("kappa_ci")}
 
@@ -57,7 +57,8 @@ def _headline(path: Path) -> dict[str, Any] | None:
 def _agreement(card: dict[str, Any]) -> str:
     if "kappa" in card:
         k = card["kappa"]
-        return "-" if k is None else f"κ {k:.3f} ({card['split']}, n={card['n']})"
+        note = f"; {card['note']}" if card.get("note") else ""  # "in-sample for …" shows
+        return "-" if k is None else f"κ {k:.3f} ({card['split']}, n={card['n']}{note})"
     p, s = card.get("pearson"), card.get("spearman")
     if p is None or s is None:
         return "undefined"
