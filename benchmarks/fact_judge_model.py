@@ -101,16 +101,22 @@ def _features(d: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
                             logit(d["no"][mask])])
 
 
-def decisions(d: dict[str, np.ndarray], band: tuple[float, float], cutoff: float,
-              left_out: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """(judged present, asked) per fact: the cheap decision outside ``band``, the combination
-    inside it (fitted without the fact's article when ``left_out``)."""
-    asked = (~d["conflict"] & ~np.isnan(d["yes"]) & (d["cheap"] >= band[0])
-             & (d["cheap"] < band[1]))
+def asked_in_band(d: dict[str, np.ndarray], band: tuple[float, float]) -> np.ndarray:
+    """The facts the model is asked about: its answer read, no cheap conflict, the cheap P in
+    ``[low, high)``."""
+    return (~d["conflict"] & ~np.isnan(d["yes"]) & (d["cheap"] >= band[0])
+            & (d["cheap"] < band[1]))
+
+
+def decisions(d: dict[str, np.ndarray], band: tuple[float, float], cutoff: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(judged present, asked) per fact: the cheap decision outside ``band``, inside it the
+    combination fitted without the fact's article."""
+    asked = asked_in_band(d, band)
     judged = (d["cheap"] >= cutoff) & ~d["conflict"]
-    for article in (np.unique(d["doc"]) if left_out else [None]):
-        test = asked & (d["doc"] == article) if article is not None else asked
-        train = asked & (d["doc"] != article) if article is not None else asked
+    for article in np.unique(d["doc"]):
+        test = asked & (d["doc"] == article)
+        train = asked & (d["doc"] != article)
         if not test.any() or len(np.unique(d["y"][train])) < 2:
             continue
         w, b = fit_logistic(_features(d, train), d["y"][train], 1.0)
@@ -134,8 +140,8 @@ def table(d: dict[str, np.ndarray], cutoff: float) -> list[dict[str, Any]]:
                     model_alone & ~d["conflict"], float(np.mean(~np.isnan(d["yes"])))))
     for band in BANDS:
         judged, asked = decisions(d, band, cutoff)
-        rows.append(row(f"band [{band[0]}, {band[1]}): combination, left out", judged,
-                        float(asked.mean())))
+        rows.append({**row(f"band [{band[0]}, {band[1]}): combination, left out", judged,
+                           float(asked.mean())), "band": band})
     word_cut, _ = best_cutoff(present, d["word"].tolist(),
                               [round(0.05 * k, 2) for k in range(1, 20)])
     rows.append(row(f"word share ≥ {word_cut} (best on these rows: optimistic)",
@@ -178,11 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {r['judge']} | {r['asked']:.2f} | {r['kappa']:.3f} "
               f"| {r['missing_precision']:.3f} | {r['missing_recall']:.3f} |")
     if args.fit:
-        banded = [r for r in rows if r["judge"].startswith("band") and r["asked"] <= MAX_ASKED]
-        best = max(banded, key=lambda r: r["kappa"])
-        band = next(b for b in BANDS if best["judge"].startswith(f"band [{b[0]}, {b[1]})"))
-        asked = (~d["conflict"] & ~np.isnan(d["yes"]) & (d["cheap"] >= band[0])
-                 & (d["cheap"] < band[1]))
+        banded = [r for r in rows if "band" in r and r["asked"] <= MAX_ASKED]
+        band = max(banded, key=lambda r: r["kappa"])["band"]
+        asked = asked_in_band(d, band)
         w, b = fit_logistic(_features(d, asked), d["y"][asked], 1.0)
         combination = ModelCombination(
             weights=(round(float(w[0]), 6), round(float(w[1]), 6), round(float(w[2]), 6)),

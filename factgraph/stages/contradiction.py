@@ -165,6 +165,12 @@ _SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})((?:\s+,\s+\d{3})+)\b")  # "27 , 000"
 _BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 
+def _number_text(text: str) -> str:
+    """``text`` as the number checks read it: :func:`_joined_numbers`, and a decimal without
+    its leading zero (".375") with it."""
+    return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
+
+
 def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
     ordinals read as their number ("147th" -> "147", as content words read them)."""
@@ -188,7 +194,7 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
     """(number, the word after it) for each number of ``text`` as content words read it: a
     token that is a number and nothing else ("Was375" is no number; ".375" is a decimal,
     kept as ``0.375``)."""
-    text = re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
+    text = _number_text(text)
     toks = _tokens(text)
     raw = [t.lower() for t in _TOKEN.findall(text)]  # before "one" reads as 1
     nums = set(numbers(text))
@@ -205,7 +211,7 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
 def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
     """For each number of ``text``, the tokens just before and after it that say which slot it
     fills ("May 1" -> (-1, "may"); "30 - 20" -> (1, "20")); function words say nothing."""
-    toks = _tokens(re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text)))
+    toks = _tokens(_number_text(text))
     out: dict[str, set[tuple[int, str]]] = {}
     for i, t in enumerate(toks):
         v = t.replace(",", "")
@@ -469,7 +475,7 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     words = stems(fact)
     if not words:
         return None
-    shares = [sum(w in set(sent) for w in words) / len(words) for sent in index.sentence_stems]
+    shares = [sum(w in have for w in words) / len(words) for have in index.sentence_sets]
     if shares[aligned] >= 1.0:
         return None
     for k in sorted(range(len(shares)), key=lambda k: -shares[k]):

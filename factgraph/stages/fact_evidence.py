@@ -137,13 +137,22 @@ class ResponseIndex:
     sentence_stems: list[list[str]]
     all_stems: set[str]
     lower: str
+    sentence_sets: list[frozenset[str]]  # each sentence's stems as a set: read once, not per fact
 
     @classmethod
     def of(cls, sentences: Sequence[str]) -> ResponseIndex:
         per = [stems(s) for s in sentences]
         return cls(sentences=list(sentences), sentence_stems=per,
                    all_stems={w for ws in per for w in ws},
-                   lower=" ".join(sentences).lower())
+                   lower=" ".join(sentences).lower(),
+                   sentence_sets=[frozenset(ws) for ws in per])
+
+
+def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex
+                  ) -> list[float]:
+    """For each response sentence, the summed weight of ``words`` it holds."""
+    return [sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
+            for have in response.sentence_sets]
 
 
 def fact_evidence(fact: str, response: ResponseIndex,
@@ -164,17 +173,15 @@ def fact_evidence(fact: str, response: ResponseIndex,
     total = sum(weights)
     word_share = sum(w in response.all_stems for w in words) / n
     best = (-1.0, -2.0, 0)
-    for i, sent in enumerate(response.sentence_stems):
-        have = set(sent)
-        ws = sum(wt for w, wt in zip(words, weights, strict=True) if w in have) / total
+    for i, hit in enumerate(weighted_hits(words, weights, response)):
         e = float(similarities[i]) if similarities is not None else 0.0
-        if (ws, e) > best[:2]:
-            best = (ws, e, i)
+        if (hit / total, e) > best[:2]:
+            best = (hit / total, e, i)
     weighted, _, k = best
     if weighted <= 0.0 and similarities is not None and len(similarities):
         k = int(np.argmax(similarities))
     aligned = response.sentence_stems[k]
-    have = set(aligned)
+    have = response.sentence_sets[k]
     sentence_share = sum(w in have for w in words) / n
     fact_pairs = _pairs(words)
     bigram = (len(fact_pairs & _pairs(aligned)) / len(fact_pairs)) if fact_pairs else \
@@ -185,13 +192,12 @@ def fact_evidence(fact: str, response: ResponseIndex,
     nms = names(fact)
     names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower) for m in nms)
                      / len(nms)) if nms else 0.0
-    idf = [1.0 if distinct is None else distinct.get(w, max(distinct.values(), default=1.0))
-           for w in words]
+    unseen = max(distinct.values(), default=1.0) if distinct else 1.0  # a stem of no fact
+    idf = [1.0 if distinct is None else distinct.get(w, unseen) for w in words]
     idf_total = sum(idf)
     distinct_share = sum(x for w, x in zip(words, idf, strict=True)
                          if w in response.all_stems) / idf_total
-    distinct_sentence = max(sum(x for w, x in zip(words, idf, strict=True) if w in set(sent))
-                            for sent in response.sentence_stems) / idf_total
+    distinct_sentence = max(weighted_hits(words, idf, response)) / idf_total
     return FactEvidence(
         word_share=word_share, sentence_share=sentence_share, weighted_share=weighted,
         bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
@@ -208,13 +214,8 @@ def nearest_sentences(fact: str, response: ResponseIndex, k: int) -> list[int]:
     words = stems(fact)
     if not words or not response.sentences:
         return []
-    weights = [informativeness(w) for w in words]
-
-    def share(i: int) -> float:
-        have = set(response.sentence_stems[i])
-        return sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
-
-    ranked = sorted(range(len(response.sentences)), key=lambda i: (-share(i), i))
+    hits = weighted_hits(words, [informativeness(w) for w in words], response)
+    ranked = sorted(range(len(hits)), key=lambda i: (-hits[i], i))
     return sorted(ranked[:k])
 
 

@@ -84,7 +84,7 @@ def model_evidence(fact: str, index: ResponseIndex, k: int) -> str:
     return " ".join(index.sentences[i] for i in nearest_sentences(fact, index, k))
 
 
-def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[str],
+def _model_verdicts(session: ModelSession, options: E2EOptions, index: ResponseIndex,
                     facts: list[Statement], evidence: list[FactEvidence], probs: np.ndarray,
                     conflicts: list[Conflict | None]) -> dict[int, tuple[float, float]]:
     """``(P(yes), P(no))`` by fact index for the facts the text model is asked about: with
@@ -96,7 +96,6 @@ def _model_verdicts(session: ModelSession, options: E2EOptions, sentences: list[
     asked = [k for k, (ev, p, c) in enumerate(zip(evidence, probs, conflicts, strict=True))
              if ev.sentence >= 0 and c is None
              and options.evidence_band_low <= p < options.evidence_band_high]
-    index = ResponseIndex.of(sentences)
     pairs = [(model_evidence(facts[k].text, index, options.evidence_sentences), facts[k].text)
              for k in asked]
     session.count("evidence.model", len(asked))
@@ -133,7 +132,7 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
              if options.contradiction_check else None
              for f, ev in zip(facts, evidence, strict=True)]
     conflicts = [x[1] if x is not None else None for x in found]
-    model = _model_verdicts(session, options, sentences, facts, evidence, probs, conflicts)
+    model = _model_verdicts(session, options, index, facts, evidence, probs, conflicts)
     relations: list[Relation] = []
     expected: list[float] = []
     for k, (f, ev) in enumerate(zip(facts, evidence, strict=True)):
