@@ -189,6 +189,63 @@ def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) 
     assert contradiction(fact, sentence, sentence) is None
 
 
+@pytest.mark.parametrize(("fact", "sentence", "elsewhere", "slot"), [
+    # the name opens the sentence, and the response names the fact's one elsewhere: in the
+    # aligned sentence another name beside the same content word ("scored") says otherwise
+    ("Kevin Pietersen scored 170 for Surrey.", "Vandermeer scored 170 for Surrey in the parks.",
+     "Pietersen was sacked by England.", "name"),
+    ("Google holds 90 percent of Europe's search engine market.",  # a possessive is the name
+     "Google holds 90 per cent of Vandermeer's search engine market.", "Europe may fine it.",
+     "name"),
+    ("Charlie Adam is a Stoke midfielder.",
+     "Fabregas was hit by Stoke midfielder Charlie Vandermeer's arm.", "Adam was booked.",
+     "name"),
+    # a relative shares the surname: only where the response never names the fact's one
+    ("Denise and Glen Higgs are a couple.", "Denise and Vandermeer Higgs had lost hope.",
+     "They live in Devon.", "name"),
+    # a number the response states elsewhere ("One Pro Cycling") in the same slot here
+    ("The Tour de Yorkshire starts on May 1.",
+     "The Tour de Yorkshire will run over three stages starting on May 5.",
+     "One Pro Cycling will ride.", "number"),
+    # two years where every other word of the fact stands
+    ("The ballad was recorded by Elvis Presley in 1960.",
+     "The ballad was recorded by Elvis Presley in 1963.", "It topped the charts in 1960.",
+     "number"),
+])
+def test_a_slot_stated_otherwise_in_the_aligned_sentence_is_contradicted(
+        fact: str, sentence: str, elsewhere: str, slot: str) -> None:
+    found = contradiction(fact, sentence, f"{sentence} {elsewhere}")
+    assert found is not None and found.slot == slot, found
+
+
+@pytest.mark.parametrize(("fact", "sentence", "elsewhere"), [
+    # another sentence that holds part of the fact: a name stated elsewhere stays stated
+    ("Kevin Pietersen scored 170 for Surrey.", "Vandermeer scored 170 for Surrey in the parks.",
+     "Pietersen was sacked by England."),
+    # a relative with the surname, where the response names the fact's person too
+    ("Roberto Clemente was born in Puerto Rico.",
+     "He was born in Carolina, Puerto Rico to Melchor Clemente.",
+     "Roberto Clemente played for Pittsburgh."),
+    # "seven-year" states 7; a measure word is no slot of its own ("65 year" / "7 year")
+    ("Domenico Rancadore was a 65 year old.",
+     "Domenico Rancadore was given a seven - year sentence.", "Rancadore, 65, lives in London."),
+])
+def test_a_value_stated_elsewhere_is_no_conflict_outside_its_own_slot(
+        fact: str, sentence: str, elsewhere: str) -> None:
+    aligned = "Clemente" in fact or "Rancadore" in fact
+    assert contradiction(fact, sentence, f"{sentence} {elsewhere}", aligned=aligned) is None
+
+
+@pytest.mark.parametrize(("fact", "sentence"), [
+    ("Paula Dunican noticed a seeping stain.",  # a pronoun stands for the name
+     "She noticed a dark stain seeping through the lining."),
+    ("Max Lopez was a teammate at Sampdoria.",  # an accent is the same name
+     "Nara married her former Sampdoria teammate Maxi López."),
+])
+def test_a_pronoun_or_an_accent_is_the_same_name(fact: str, sentence: str) -> None:
+    assert contradiction(fact, sentence, sentence) is None
+
+
 def test_a_changed_word_that_moves_the_alignment_is_still_found() -> None:
     sentences = ["Anna Berg holds a regional chess title.",
                  "Berg, who trains in Oslo, does not hold the national chess title this year."]

@@ -17,7 +17,14 @@ REST_SHARE``, at least two such words) and the slot differs:
   increase / decrease, …) the sentence has instead;
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
   name where the fact has it: a name that is neither in the fact nor a shorter or longer form
-  of one of its names ("Koirala" is "Anuradha Koirala").
+  of one of its names ("Koirala" is "Anuradha Koirala"; "Europe's" is "Europe", "López" is
+  "Lopez", a pronoun is no name).
+
+A value the response states in another sentence still conflicts where the sentence aligned
+to the fact puts another value in the fact's own slot ("Pietersen was sacked …", then
+"Vandermeer scored 170 for Surrey"): the same content word beside the name, the same
+neighbour or counted word beside the number (not a measure: "7 years" / "20 years" can be two
+slots). Other sentences that hold half of the fact are checked only for values stated nowhere.
 
 Each check says which slot and what each side holds (:class:`Conflict`), so that the verdict
 can be shown with its reason. Pure functions; pint is the only dependency beyond the stdlib.
@@ -247,20 +254,24 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
 
 
 def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
-                     fact_stems: list[str], sentence_stems: set[str]) -> Conflict | None:
+                     fact_stems: list[str], sentence_stems: set[str], aligned: bool = True
+                     ) -> Conflict | None:
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
     others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
     fact_around, sentence_around = _number_neighbours(fact), _number_neighbours(sentence)
     fact_ages, sentence_ages = _ages(fact), _ages(sentence)
     sentence_numbers = {m for m, _ in sent_slots}
-    for n in sorted(fact_ages - response_words):  # "Michael is 33" / "Michael Pulman, 69,"
+    # a number the response states elsewhere is no conflict, except in the sentence aligned
+    # to the fact, where another value in the same slot says otherwise
+    elsewhere = (sentence_numbers | _stated_numbers(sentence)) if aligned else response_words
+    for n in sorted(fact_ages - elsewhere):  # "Michael is 33" / "Michael Pulman, 69,"
         for m in sorted(sentence_ages - fact_ages):
             share, size = _rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
             if size >= 1 and share == 1.0:
                 return Conflict("number", f"{n} (age)", f"{m} (age)")
     for n, unit in fact_slots:
-        if n in response_words:
+        if n in elsewhere:
             continue
         for m, unit_m in others:
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
@@ -269,6 +280,11 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                          and stem(unit) == stem(unit_m)) or \
                 bool(fact_around.get(n, set()) & sentence_around.get(m, set())) or \
                 _same_quantity(n, unit, m, unit_m) is False
+            # a value the response states elsewhere needs its own slot here: a neighbour or a
+            # counted word in common, not a measure ("7 years" / "20 years"), nor two years
+            own_slot = any(w not in _MEASURES and stem(w) != "year" for _, w in
+                           fact_around.get(n, set()) & sentence_around.get(m, set())) or (
+                same_slot and unit is not None and unit not in _MEASURES and stem(unit) != "year")
             same_slot = same_slot or (bool(_YEAR.match(n)) and bool(_YEAR.match(m)))
             same_kind = same_slot or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
@@ -278,6 +294,9 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if not same_kind:
                 continue
             share, size = _rest_share(fact_stems, {n}, sentence_stems)
+            if n in response_words and not own_slot and not (
+                    _YEAR.match(n) and _YEAR.match(m) and share == 1.0):
+                continue  # two years where every other word of the fact stands is one slot
             if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
                 continue  # the fact's other numbers not there: another time or count
             if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
@@ -308,14 +327,42 @@ def _spelling_variant(a: str, b: str) -> bool:
     return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
+def _fold(text: str) -> str:
+    """``text`` without accents ("López" -> "Lopez"): one name, two spellings."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+# a pronoun stands for a name, it does not replace it ("She noticed a stain")
+_PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "these", "those",
+                       "there", "his", "her", "hers", "its", "our", "their", "my", "your"})
+
+
+def _names(text: str, first: bool = False) -> list[str]:
+    """:func:`~factgraph.stages.fact_evidence.names` without a possessive ("Europe's" is
+    Europe); with ``first``, also a capitalised first word that is not a common word
+    ("Jones scored 170": a swapped name often opens the sentence)."""
+    out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)]
+    opening = re.match(r"\s*([A-Z][a-z]{1,})\b", text)
+    if first and opening and opening.group(1).lower() not in STOPWORDS \
+            and opening.group(1).lower() not in _FUNCTION_WORDS | _PRONOUNS:
+        out.append(opening.group(1).lower())
+    return list(dict.fromkeys(out))
+
+
 def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
-                   sentence_stems: set[str]) -> Conflict | None:
+                   sentence_stems: set[str], aligned: bool = True) -> Conflict | None:
     """Another name where the fact has one. A name of the fact that the whole response never
     states is swapped when another name stands beside a word that stands beside it in the
     fact. A name the response states elsewhere but not in this sentence needs more: the other
     name stands in the fact's own name ("Drew Miller" / "Drew Vandermeer": a capitalised
-    word of the fact beside both) — then one word of the rest may be paraphrased."""
-    fact_names = names(fact)
+    word of the fact beside both) — then one word of the rest may be paraphrased — or, in the
+    sentence aligned to the fact, beside the same content word that is no part of a name
+    ("Smith scored 170" / "Jones scored 170" is; "a shelter in Kathmandu" / "a shelter in
+    Nepal" is not: "in" says no slot)."""
+    fact, sentence, response_lower = _fold(fact), _fold(sentence), _fold(response_lower)
+    fact_names = _names(fact)
     # "Baron/Pup": alternatives; one of them stated is enough
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
 
@@ -331,19 +378,24 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     if not here:
         return None
     short = _initials(fact)
-    others = [m for m in names(sentence) if m not in fact_names and m not in short
+    others = [m for m in _names(sentence, first=True) if m not in fact_names and m not in short
               and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)]
     if not others:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]
-    fact_tokens, sentence_tokens = _tokens(fact), _tokens(sentence)
+    # a possessive's "s" is no neighbour ("Europe's search" / "Vandermeer's search")
+    fact_tokens, sentence_tokens = ([t for t in _tokens(x) if t != "s"] for x in (fact, sentence))
     fact_capitals = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fact)} - STOPWORDS
     # a word of a quoted title ("Saturday Night Live") is no one's name
     titled = {w.lower() for q in _QUOTED.findall(fact) + _QUOTED.findall(sentence)
               for w in re.findall(r"\w+", q)}
     for n in here:  # the other name stands where the fact's name stands
         around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
-        in_name = {(d, w) for d, w in around if w in fact_capitals and d < 0}  # "Drew M"
+        # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
+        # ("Glen Higgs" / "Vandermeer Higgs": a relative shares a surname) only where the
+        # response never names the fact's one
+        in_name = {(d, w) for d, w in around if w in fact_capitals
+                   and (d < 0 or n in nowhere)}
         drop = {stem(w) for w in content_words(n)}  # the slot, not every name
         share, size = _rest_share(fact_stems, drop, sentence_stems)
         if size < 2:
@@ -354,7 +406,11 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
-            if n in nowhere and around & beside and share >= REST_SHARE:
+            if not around & beside or share < REST_SHARE:
+                continue
+            if n in nowhere or (aligned and any(
+                    w not in STOPWORDS and w not in _FUNCTION_WORDS and w not in fact_capitals
+                    and w.isalpha() and len(w) >= 3 for _, w in around & beside)):
                 return Conflict("name", n, m)
     return None
 
@@ -432,15 +488,19 @@ def _spelled_out_initials(response_lower: str) -> frozenset[str]:
     return frozenset(_initials(response_lower.title().replace(" Of ", " ")))
 
 
-def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
+def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
+                  ) -> Conflict | None:
     """The conflict between ``fact`` and a response ``sentence`` (the module docstring's four
     checks, in that order), or None. ``response`` is the whole response: a number or name the
     response states elsewhere is no conflict — except another name inside the fact's own name
-    ("Drew Miller" / "Drew Vandermeer")."""
+    ("Drew Miller" / "Drew Vandermeer"), and, where ``sentence`` is the one aligned to the fact
+    (``aligned``), another value in the fact's own slot: a name beside the same content word,
+    a number beside the same word or counting the same thing, a year where every other word
+    of the fact stands."""
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
     found = _number_conflict(fact, sentence, _stated_numbers(response), fact_stems,
-                             sentence_stems)
+                             sentence_stems, aligned)
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
@@ -454,7 +514,8 @@ def contradiction(fact: str, sentence: str, response: str) -> Conflict | None:
                               sentence_stems)
     if found is not None:
         return found
-    return _name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems)
+    return _name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems,
+                          aligned)
 
 
 def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
@@ -481,7 +542,7 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     for k in sorted(range(len(shares)), key=lambda k: -shares[k]):
         if k == aligned or shares[k] < OTHER_SENTENCE_SHARE:
             continue
-        found = contradiction(fact, index.sentences[k], response)
+        found = contradiction(fact, index.sentences[k], response, aligned=False)
         if found is not None:
             return k, found
     return None
