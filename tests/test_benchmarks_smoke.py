@@ -61,6 +61,13 @@ RUNS: dict[str, Tiny] = {
                              files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",
                                     MODELS / "smollm2-135m-instruct.gguf"),
                              marks=("slow", "model")),
+    # a reference's facts listed by a real (tiny, weak) model, grounded and merged
+    "model_facts": Tiny(("--instances", "2", "--chunks", "1", "--max-tokens", "96", "--no-cache",
+                         "--model", f"transformers:{MODELS}#smollm2-135m-instruct.gguf"),
+                        modules=("transformers", "gguf"),
+                        files=(SHARED_DATA / "ragchecker" / "meta_eval_dev.jsonl.gz",
+                               MODELS / "smollm2-135m-instruct.gguf"),
+                        marks=("slow", "model")),
     # without a model: the card table (a model run needs a server: docs/judges.md)
     "judges": Tiny(("--cards", *JUDGE_CARDS[:3])),
     "nli_pairs": Tiny(("--reuse-answers", "0"), modules=("sentence_transformers",

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from factgraph.errors import UserInputError
 from factgraph.graph import analyze
 from factgraph.inputs import EvaluationInput
 from factgraph.methods.assemble import assemble, comprehensiveness_scores, coverage_verdicts
@@ -103,6 +104,27 @@ def _model_verdicts(session: ModelSession, options: E2EOptions, index: ResponseI
     return {k: a for k, a in zip(asked, answers, strict=True) if a is not None}
 
 
+def _fact_texts(docs: dict[str, Any], session: ModelSession, options: E2EOptions,
+                params: dict[str, Any]) -> dict[str, list[str]]:
+    """Each background text's facts by its key: split without a model, or, with
+    ``reference_facts="model"``, listed by the text model (``factgraph.stages.model_facts``;
+    what it listed, dropped and fell back on is recorded in ``params``)."""
+    if options.reference_facts != "model":
+        return {key: reference_facts(doc.text, options.reference_facts)
+                for key, doc in docs.items()}
+    from factgraph.stages.model_facts import model_reference_facts
+
+    if session.text is None:
+        raise UserInputError("reference_facts='model' needs a text model (--model); the "
+                             "model-free units are statements, clauses and sentences")
+    listed = model_reference_facts(session, {key: doc.text for key, doc in docs.items()})
+    params["reference_facts"] = {key: {
+        "chunks": m.chunks, "listed": m.listed, "kept": len(m.facts), "merged": m.merged,
+        "ungrounded": m.ungrounded, "fallback_chunks": m.fallback_chunks}
+        for key, m in listed.items()}
+    return {key: m.facts for key, m in listed.items()}
+
+
 def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
                  context_store: ContextStore | None = None) -> Evaluation:
     """The evidence judge (module docstring); ``context_store`` is not used."""
@@ -110,10 +132,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     calibration = load_calibration(options.calibration)
     params["calibration"] = {"name": calibration.name, "fitted_on": calibration.fitted_on}
     docs = doc_keys(inp.documents)
+    texts = {} if inp.facts else _fact_texts(docs, session, options, params)
     facts = given_fact_statements(inp) if inp.facts else [
         Statement(id=f"{key}.s{n}", text=text, origin=Origin.context, source_id=doc.id)
-        for key, doc in docs.items()
-        for n, text in enumerate(reference_facts(doc.text, options.reference_facts), 1)]
+        for key, doc in docs.items() for n, text in enumerate(texts[key], 1)]
     sentences = split_sentences(inp.response, min_content_words=1) if inp.response.strip() \
         else []
     said = [Statement(id=f"r{k}", text=s, origin=Origin.response, source_id=inp.response_id)

@@ -120,11 +120,14 @@ class EvidenceJudge(JudgeOptions):
     contradiction_check: bool = Field(
         True, description="E2E evidence: a fact whose aligned response sentence states "
                           "another number, negation, antonym or name is contradicted.")
-    reference_facts: Literal["statements", "clauses", "sentences"] = Field(
+    reference_facts: Literal["statements", "clauses", "sentences", "model"] = Field(
         "statements", description="E2E evidence: without given facts, a background text's "
                                   "facts are its self-contained statements (sentences cut "
                                   "only where a new clause with its own verb starts), its "
-                                  "clauses, or its whole sentences.")
+                                  "clauses, its whole sentences, or ('model', needs a text "
+                                  "model) the statements the text model lists per paragraph, "
+                                  "each kept only where its words are the paragraph's, "
+                                  "repeats merged.")
     evidence_model_check: bool = Field(
         False, description="E2E evidence: with a text model, ask it about the facts whose "
                            "P(stated) falls in the undecided band (one yes / no / unknown "
