@@ -32,16 +32,19 @@ CENTRE = "The visitor centre closed twice in winter, and storms damaged its roof
 REFERENCE = f"{DAM}\n\n{CENTRE}"
 
 
-def _script(replies: dict[str, str]) -> tuple[ScriptedTextBackend, list[str]]:
-    """Replies by a word of the chunk the model is shown; the chunks it was shown."""
+def _script(replies: dict[str, str]) -> tuple[ScriptedTextBackend, list[str], list[int]]:
+    """Replies by a word of the chunk the model is shown; the chunks it was shown and each
+    call's cap on tokens."""
     shown: list[str] = []
+    caps: list[int] = []
 
     def script(messages: Sequence[ChatMessage], params: GenerationParams) -> ScriptOutput:
         # the chunk: the last "TEXT:" message (a retry adds a repair message after it)
         text = next(m.content for m in reversed(messages) if m.content.startswith("TEXT:"))
         shown.append(text)
+        caps.append(params.max_tokens)
         return next(reply for word, reply in replies.items() if word in text)
-    return ScriptedTextBackend(script), shown
+    return ScriptedTextBackend(script), shown, caps
 
 
 def test_chunks_are_paragraphs_cut_into_runs_of_sentences() -> None:
@@ -65,11 +68,13 @@ def test_the_models_statements_are_grounded_merged_and_an_unreadable_chunk_falls
                   "The Brannock Dam holds back Lake Tovey.",  # said twice
                   "The Brannock Dam holds back the Lake Tovey.",  # the same words again
                   "The Brannock Dam is the largest dam in Austria."]  # not in the text
-    text, shown = _script({"Brannock": json.dumps({"statements": statements}),
-                           "visitor": "I cannot help with that."})
+    text, shown, caps = _script({"Brannock": json.dumps({"statements": statements}),
+                                 "visitor": "I cannot help with that."})
     session = ModelSession(text=text)
     got = model_reference_facts(session, {"ref": REFERENCE})["ref"]
     assert got.chunks == 2 and any("Brannock" in s for s in shown)
+    # a reply is capped by its chunk's length: a looping model stops early
+    assert set(caps) == {64 + 3 * max(len(c.split()) for c in paragraph_chunks(REFERENCE))}
     assert got.facts[:2] == statements[:2]
     assert got.ungrounded == [statements[4]]
     assert got.fallback_chunks == 1  # the centre's paragraph: the model-free statements
@@ -79,7 +84,7 @@ def test_the_models_statements_are_grounded_merged_and_an_unreadable_chunk_falls
 
 
 def test_the_evidence_judge_judges_the_models_facts_and_records_them() -> None:
-    text, _ = _script({"Brannock": json.dumps({"statements": [
+    text, _, _ = _script({"Brannock": json.dumps({"statements": [
         "The Brannock Dam was finished in 1962.", "The Brannock Dam is 140 metres high."]}),
         "visitor": json.dumps({"statements": ["The visitor centre closed twice in winter."]})})
     inp = EvaluationInput(id="x", query="q",

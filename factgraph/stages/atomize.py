@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from factgraph.backends.params import GenerationParams
 from factgraph.stages.session import ModelSession
 
 
@@ -46,13 +47,14 @@ def clip_text(session: ModelSession, text_id: str, text: str) -> str:
 
 def atomize(
     session: ModelSession, texts: Mapping[str, str], stage: str = "atomize",
-    prompt: str = "atomize",
+    prompt: str = "atomize", params: GenerationParams | None = None,
 ) -> dict[str, list[str] | None]:
-    """Atomic statements of each text, keyed like ``texts`` (None: no usable reply)."""
+    """Atomic statements of each text, keyed like ``texts`` (None: no usable reply);
+    ``params``: the session's, unless given."""
     ids = list(texts)
     p = session.prompt(prompt)
     chats = [p.messages(text=clip_text(session, i, texts[i])) for i in ids]
-    replies = session.structured(stage, chats, AtomList, items=ids)
+    replies = session.structured(stage, chats, AtomList, items=ids, params=params)
     out: dict[str, list[str] | None] = {}
     cap = session.limits.max_statements_per_text
     for i, reply in zip(ids, replies, strict=True):

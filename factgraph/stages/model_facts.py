@@ -13,7 +13,9 @@ away. What it returns is then checked, not trusted:
 * **merged**: a statement whose words are nearly those of one kept before it (Jaccard of the
   stems ≥ ``merge_jaccard``) is the same fact said twice, and dropped;
 * a chunk whose reply never parses, or whose statements are all dropped, keeps the model-free
-  statements of that chunk (counted), so no part of the reference goes unjudged.
+  statements of that chunk (counted), so no part of the reference goes unjudged;
+* a reply is capped at ``64 + TOKENS_PER_WORD ×`` the longest chunk's words (or the session's
+  cap, if lower): a small model that loops over its list stops there.
 
 All chunks of all texts go to the model in one batch (one call per chunk, cached like every
 call). Pure functions apart from :func:`model_reference_facts`.
@@ -33,6 +35,9 @@ from factgraph.stages.session import ModelSession
 MAX_SENTENCES = 4  # sentences per chunk the model reads
 MIN_SHARE = 0.8  # a kept statement's words that are words of its chunk
 MERGE_JACCARD = 0.8  # two statements with nearly the same words are one fact
+# a reply's tokens per word of its chunk (plus a fixed 64): a list of a chunk's statements
+# restates it once with JSON around it; a small model that loops stops there, not at 768
+TOKENS_PER_WORD = 3
 
 
 def paragraph_chunks(text: str, max_sentences: int = MAX_SENTENCES) -> list[str]:
@@ -87,7 +92,10 @@ def model_reference_facts(session: ModelSession, texts: Mapping[str, str],
     per chunk, grounded and merged (module docstring)."""
     chunks = {key: paragraph_chunks(text, max_sentences) for key, text in texts.items()}
     ids = {f"{key}#{n}": chunk for key, cs in chunks.items() for n, chunk in enumerate(cs)}
-    replies = atomize(session, ids, stage=stage) if ids else {}
+    longest = max((len(c.split()) for c in ids.values()), default=0)
+    params = session.params.model_copy(update={"max_tokens": min(
+        session.params.max_tokens, 64 + TOKENS_PER_WORD * longest)})
+    replies = atomize(session, ids, stage=stage, params=params) if ids else {}
     out: dict[str, ModelFacts] = {}
     for key, cs in chunks.items():
         got = ModelFacts(chunks=len(cs))
