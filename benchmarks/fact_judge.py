@@ -22,7 +22,8 @@ the annotators' agreement (``meta-eval pairwise``'s protocol).
 **Wrong facts**: changed answers built from RAGChecker dev answers — in a sentence that states
 a reference fact (P ≥ 0.8), one number, year, negation, antonym or name is changed — and the
 share whose changed fact is judged contradicted; on the faithful originals, the share of
-answers with any fact called contradicted.
+answers with any fact called contradicted. A name is changed to "Vandermeer" (a name no answer
+has) and, as a separate row outside the share, to a name the answer uses elsewhere.
 """
 
 from __future__ import annotations
@@ -224,10 +225,11 @@ _NUM = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 _NAME_IN_TEXT = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{3,}\b")
 
 
-def _changes(fact: str, sentence: str) -> list[tuple[str, str]]:
+def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, str]]:
     """(kind, changed sentence) for each change of the fact's own slot that this sentence
-    admits: a number or year of the fact, a name of the fact, a word of the fact that has an
-    antonym, or "not" after the first auxiliary verb."""
+    admits: a number or year of the fact, a name of the fact (to "Vandermeer", a name no
+    answer has, and, with ``response``, to a name the answer uses elsewhere: "name from the
+    answer"), a word of the fact that has an antonym, or "not" after the first auxiliary verb."""
     from factgraph.stages.fact_evidence import names, numbers
 
     out = []
@@ -258,8 +260,16 @@ def _changes(fact: str, sentence: str) -> list[tuple[str, str]]:
         if m is not None and len(name) >= 4:
             out.append(("name", re.sub(rf"\b{re.escape(m.group(0))}\b", "Vandermeer",
                                        sentence)))
+            other = next((n for n in names(response) if len(n) >= 4 and n not in
+                          sentence.lower() and n not in fact.lower()), None)
+            if other is not None:
+                out.append((ANSWER_NAME, re.sub(rf"\b{re.escape(m.group(0))}\b",
+                                                other.title(), sentence)))
             break
     return out
+
+
+ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline share
 
 
 def _perturbation_trial(fact: str, sentences: list[str], response: str
@@ -271,7 +281,7 @@ def _perturbation_trial(fact: str, sentences: list[str], response: str
         return []
     s = sentences[ev.sentence]
     out = []
-    for kind, changed in _changes(fact, s):
+    for kind, changed in _changes(fact, s, response):
         if changed == s:
             continue
         new_sentences = [changed if x == s else x for x in sentences]
@@ -336,7 +346,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
             "originals": count[name], "originals_with_any_contradiction": alarms[name],
             "changed": {k: {"n": len(v), "detected": int(sum(v))}
                         for k, v in sorted(detected[name].items())}}
-        hits = [h for v in detected[name].values() for h in v]
+        hits = [h for k, v in detected[name].items() if k != ANSWER_NAME for h in v]
         out[name]["changed_detected_share"] = float(np.mean(hits)) if hits else None
     out["wikicontradict"] = wikicontradict_detection()
     out["factscore"] = factscore_check(calibration)
