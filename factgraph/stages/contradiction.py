@@ -33,6 +33,7 @@ can be shown with its reason. Pure functions; pint is the only dependency beyond
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -327,10 +328,10 @@ def _spelling_variant(a: str, b: str) -> bool:
     return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
+@lru_cache(maxsize=64)
 def _fold(text: str) -> str:
-    """``text`` without accents ("López" -> "Lopez"): one name, two spellings."""
-    import unicodedata
-
+    """``text`` without accents ("López" -> "Lopez"): one name, two spellings (cached: the
+    response is folded once, not once per fact)."""
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
