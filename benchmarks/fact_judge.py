@@ -225,6 +225,9 @@ _NUM = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 _NAME_IN_TEXT = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{3,}\b")
 
 
+ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline share
+
+
 def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, str]]:
     """(kind, changed sentence) for each change of the fact's own slot that this sentence
     admits: a number or year of the fact, a name of the fact (to "Vandermeer", a name no
@@ -267,9 +270,6 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
                                                 other.title(), sentence)))
             break
     return out
-
-
-ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline share
 
 
 def _perturbation_trial(fact: str, sentences: list[str], response: str

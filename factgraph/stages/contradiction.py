@@ -158,6 +158,11 @@ _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours"
                        "meters", "feet", "pounds", "dollars", "euros", "per"})
 
 
+def _is_measure(word: str) -> bool:
+    """A word that measures rather than names what is counted ("years", "year", "percent")."""
+    return word in _MEASURES or stem(word) == "year"
+
+
 def _next_word(tokens: list[str], i: int) -> str | None:
     """The word a number counts or measures: the next word that is not a function word
     ("28 firefighters", "120,000 of them" -> None)."""
@@ -277,15 +282,14 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         for m, unit_m in others:
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
             # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
+            shared = fact_around.get(n, set()) & sentence_around.get(m, set())
             same_slot = (unit is not None and unit_m is not None
-                         and stem(unit) == stem(unit_m)) or \
-                bool(fact_around.get(n, set()) & sentence_around.get(m, set())) or \
+                         and stem(unit) == stem(unit_m)) or bool(shared) or \
                 _same_quantity(n, unit, m, unit_m) is False
             # a value the response states elsewhere needs its own slot here: a neighbour or a
             # counted word in common, not a measure ("7 years" / "20 years"), nor two years
-            own_slot = any(w not in _MEASURES and stem(w) != "year" for _, w in
-                           fact_around.get(n, set()) & sentence_around.get(m, set())) or (
-                same_slot and unit is not None and unit not in _MEASURES and stem(unit) != "year")
+            own_slot = any(not _is_measure(w) for _, w in shared) or (
+                same_slot and unit is not None and not _is_measure(unit))
             same_slot = same_slot or (bool(_YEAR.match(n)) and bool(_YEAR.match(m)))
             same_kind = same_slot or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
