@@ -112,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     p, s = agreement("statements", rows["statements"])
     print(f"| statements (no model) | {mean['statements']:.1f} | 0 | 0 | {p:.1f} | {s:.1f} |")
     p, s = agreement("model", rows["model"])
+    seconds = f"{mean['seconds']:.1f}" if fresh else "– (all cached)"
     print(f"| listed by the model, grounded, merged | {mean['facts']:.1f} | {mean['calls']:.1f} "
-          f"| {mean['seconds']:.1f} | {p:.1f} | {s:.1f} |")
+          f"| {seconds} | {p:.1f} | {s:.1f} |")
     p, s = agreement("words", rows["words"])
     print(f"| content-word recall of the reference (baseline) | – | 0 | 0 | {p:.1f} | {s:.1f} |")
     print(f"| annotator vs annotator | – | – | – | {x100(people.pearson):.1f} "

@@ -17,8 +17,8 @@ from factgraph.errors import UserInputError
 from factgraph.inputs import Document, EvaluationInput
 from factgraph.methods.comprehensiveness import ComprehensivenessOptions
 from factgraph.methods.e2e.method import run_e2e
+from factgraph.stages.context_facts import grounding_overlap
 from factgraph.stages.model_facts import (
-    grounded_share,
     merge_statements,
     model_reference_facts,
     paragraph_chunks,
@@ -55,8 +55,13 @@ def test_chunks_are_paragraphs_cut_into_runs_of_sentences() -> None:
 
 
 def test_grounding_and_merging_are_read_off_the_words() -> None:
-    assert grounded_share("The Brannock Dam holds back Lake Tovey.", DAM) == 1.0
-    assert grounded_share("The Brannock Dam is in Austria.", DAM) < 0.8  # made up
+    assert grounding_overlap("The Brannock Dam holds back Lake Tovey.", DAM, stemmed=True) == 1.0
+    assert grounding_overlap("The Brannock Dam is in Austria.", DAM, stemmed=True) < 0.8
+    # another figure is a made-up statement, however many words it shares
+    assert grounding_overlap("The Brannock Dam was finished in 1963.", DAM, stemmed=True) == 0.0
+    # other inflections of the chunk's words are its words
+    assert grounding_overlap("Lake Tovey is feeding rivers.", DAM, stemmed=True) == 1.0
+    assert grounding_overlap("Lake Tovey is feeding rivers.", DAM) < 1.0
     assert merge_statements(["The dam is 140 metres high.", "The dam is 140 metres tall high.",
                              "The dam was finished in 1962."]) == [
         "The dam is 140 metres high.", "The dam was finished in 1962."]

@@ -60,14 +60,40 @@ def content_words(text: str) -> list[str]:
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
 
 
-def grounding_overlap(fact: str, source: str) -> float:
+def stem(word: str) -> str:
+    """A light suffix-stripping stem, enough to match inflections ("sleeping", "slept" stay
+    apart; "sleeps", "sleeping" = "sleep"; "injuries" = "injury"; "studied" = "study").
+    Numbers are left as they are."""
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    for suffix, repl, min_len in (("ies", "y", 5), ("ied", "y", 5), ("sses", "ss", 5),
+                                  ("ing", "", 6), ("ed", "", 5), ("es", "", 5),
+                                  ("ly", "", 6), ("s", "", 4)):
+        if word.endswith(suffix) and len(word) >= min_len:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            base = word[: len(word) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] \
+                    and base[-1] not in "lsz":
+                base = base[:-1]  # "stopped" -> "stop"
+            return base
+    return word
+
+
+def grounding_overlap(fact: str, source: str, stemmed: bool = False) -> float:
     """Share of the fact's content words (≥3 letters or a number, no stop word; "one" = "1")
-    found in the source text; a number missing from the source makes it 0. No content word:
-    0."""
-    fact_words = content_words(fact)
+    found in the source text; a number missing from the source makes it 0 (a number a model
+    "corrected" is made up, however many words it shares). With ``stemmed``, words match by
+    their :func:`stem` ("injuries" = "injury", "sleeping" = "sleep"): a statement the
+    model wrote in other inflections is still the text's. No content word: 0."""
+    def words_of(text: str) -> list[str]:
+        words = content_words(text)
+        return [stem(w) for w in words] if stemmed else words
+
+    fact_words = words_of(fact)
     if not fact_words:
         return 0.0
-    source_words = set(content_words(source))
+    source_words = set(words_of(source))
     if any(any(c.isdigit() for c in w) and w not in source_words for w in fact_words):
         return 0.0
     return sum(w in source_words for w in fact_words) / len(fact_words)

@@ -37,8 +37,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words
-from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stem, stems
+from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
+from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
 
 REST_SHARE = 0.75
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word

@@ -37,30 +37,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from factgraph.stages.context_facts import content_words
+from factgraph.stages.context_facts import content_words, stem
 
 _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’.-]*[a-zA-Z]\b|\b[A-Z]{2,}\b")
-
-
-def stem(word: str) -> str:
-    """A light suffix-stripping stem, enough to match inflections ("sleeping", "slept" stay
-    apart; "sleeps", "sleeping" = "sleep"; "injuries" = "injury"; "studied" = "study").
-    Numbers are left as they are."""
-    if not word.isalpha() or len(word) <= 3:
-        return word
-    for suffix, repl, min_len in (("ies", "y", 5), ("ied", "y", 5), ("sses", "ss", 5),
-                                  ("ing", "", 6), ("ed", "", 5), ("es", "", 5),
-                                  ("ly", "", 6), ("s", "", 4)):
-        if word.endswith(suffix) and len(word) >= min_len:
-            if suffix == "s" and word.endswith(("ss", "us", "is")):
-                return word
-            base = word[: len(word) - len(suffix)] + repl
-            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] \
-                    and base[-1] not in "lsz":
-                base = base[:-1]  # "stopped" -> "stop"
-            return base
-    return word
 
 
 def stems(text: str) -> list[str]:

@@ -8,8 +8,9 @@ in chunks of at most ``max_sentences`` sentences so that a long paragraph is not
 away. What it returns is then checked, not trusted:
 
 * **grounded**: a statement is kept only when at least ``min_share`` of its content words
-  (stems) are words of its chunk — a statement the model made up, or filled from what it
-  knows, is dropped (and counted);
+  (stems) are words of its chunk and every number it gives is the chunk's
+  (``grounding_overlap``, the check the context facts pass) — a statement the model made up,
+  filled from what it knows or with a figure "corrected", is dropped (and counted);
 * **merged**: a statement whose words are nearly those of one kept before it (Jaccard of the
   stems ≥ ``merge_jaccard``) is the same fact said twice, and dropped;
 * a chunk whose reply never parses, or whose statements are all dropped, keeps the model-free
@@ -28,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from factgraph.stages.atomize import atomize
+from factgraph.stages.context_facts import grounding_overlap
 from factgraph.stages.fact_evidence import stems
 from factgraph.stages.sentence_coverage import split_sentences, split_statements
 from factgraph.stages.session import ModelSession
@@ -49,15 +51,6 @@ def paragraph_chunks(text: str, max_sentences: int = MAX_SENTENCES) -> list[str]
         out.extend(" ".join(sentences[i: i + max_sentences])
                    for i in range(0, len(sentences), max_sentences))
     return out
-
-
-def grounded_share(statement: str, source: str) -> float:
-    """The share of ``statement``'s content words (stems) that are words of ``source``."""
-    words = stems(statement)
-    if not words:
-        return 0.0
-    have = set(stems(source))
-    return sum(w in have for w in words) / len(words)
 
 
 def merge_statements(statements: list[str], jaccard: float = MERGE_JACCARD) -> list[str]:
@@ -105,7 +98,7 @@ def model_reference_facts(session: ModelSession, texts: Mapping[str, str],
             kept = []
             for s in reply or []:
                 got.listed += 1
-                if grounded_share(s, chunk) >= min_share:
+                if grounding_overlap(s, chunk, stemmed=True) >= min_share:
                     kept.append(s)
                 else:
                     got.ungrounded.append(s)
