@@ -87,6 +87,21 @@ def test_a_reference_is_cut_into_statements_that_read_as_facts() -> None:
     assert ev.scores["n_covered"] == 1 and ev.scores["n_uncovered"] == 3
 
 
+def test_a_statement_keeps_its_subject_and_a_list_of_names_is_no_clause() -> None:
+    text = ("The explosion spread radioactive material over Ukraine, Belarus, Russia and much "
+            "of Europe. The RBMK reactor had a positive void coefficient, which made it "
+            "unstable at low power. Founded in 1990, the museum holds 4,000 paintings.")
+    # "Belarus" is a name, not a verb ending in -s; "which made it" has no subject of its
+    # own; "Founded in 1990" says nothing without "the museum"
+    assert reference_facts(text) == [
+        "The explosion spread radioactive material over Ukraine, Belarus, Russia and much of "
+        "Europe.",
+        "The RBMK reactor had a positive void coefficient, which made it unstable at low "
+        "power.",
+        "Founded in 1990, the museum holds 4,000 paintings.",
+    ]
+
+
 def test_a_bracketed_aside_is_never_a_cut() -> None:
     text = ("Large Language Models (LLMs) have displayed a strong potential for translation. "
             "One approach is User Satisfaction Modeling (USM; Sun et al., 2021), and it "

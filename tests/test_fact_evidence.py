@@ -133,6 +133,22 @@ def test_a_fact_stated_or_only_near_is_not_contradicted(fact: str) -> None:
     assert contradiction(fact, RESPONSE[ev.sentence], TEXT) is None
 
 
+def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
+    found = contradiction("The RBMK reactor was unstable at low power.",
+                          "The RBMK reactor was stable at low power.", "")
+    assert found is not None and found.slot == "antonym"
+    assert "unstable" in found.describe() and "stable" in found.describe()
+    # "under" / "unless" oppose nothing: no word of 4+ letters after the prefix
+    assert contradiction("The river runs under the old bridge.",
+                         "The river runs der the old bridge.", "") is None
+    # a capitalised "Don't" inside a sentence is a title's, as "No" is
+    fact = "The Petty song tells someone to come back home."
+    title = "The Petty song 'Don't Come Back Home' tells someone to come back home."
+    assert contradiction(fact, title, title) is None
+    found = contradiction(fact, "The Petty song tells someone not to come back home.", "")
+    assert found is not None and found.slot == "negation"
+
+
 def test_quantities_in_other_units_are_compared_by_pint() -> None:
     sentence = "The new bridge over the river is 2 kilometres long."
     assert contradiction("The new bridge over the river is 2000 metres long.", sentence,

@@ -14,7 +14,8 @@ REST_SHARE``, at least two such words) and the slot differs:
 * **negation** — one of the two says "not" ("no", "never", "n't", "without", …) and the other
   does not;
 * **antonym** — the fact has a word whose opposite (:data:`ANTONYMS`: positive / negative,
-  increase / decrease, …) the sentence has instead;
+  increase / decrease, …; or the word with or without "un" / "non": stable / unstable) the
+  sentence has instead;
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
   name where the fact has it: a name that is neither in the fact nor a shorter or longer form
   of one of its names ("Koirala" is "Anuradha Koirala"; "Europe's" is "Europe", "López" is
@@ -102,8 +103,10 @@ def _tokens(text: str) -> list[str]:
 # a quoted title says nothing about the fact's polarity ("The Night We Never Met", a quote
 # left open by a cut sentence too); a quoted phrase that is no title ("never carried it") does
 _QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)|``\s*[A-Z].*?(?:''|$)")
-# a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4")
-_NAME_NEGATOR = re.compile(r"(?<=\S\s)(?:Without|Never|No|Not|None|Nothing|Nobody)\b")
+# a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4",
+# 'Don't Come Around Here No More')
+_NAME_NEGATOR = re.compile(
+    r"(?<=\S\s)['‘\"“]?(?:Without|Never|No|Not|None|Nothing|Nobody|[A-Z][a-z]*n['’]t)(?![\w'’])")
 _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
 
 
@@ -420,10 +423,29 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     return None
 
 
+_NEGATING_PREFIXES = ("un", "non")
+
+
+def opposites(word: str) -> frozenset[str]:
+    """The words that say the opposite of ``word``: its :data:`ANTONYMS`, and the word with or
+    without a negating prefix ("stable" / "unstable", "violent" / "nonviolent"; the rest of at
+    least 4 letters and no function word, so "under" and "unless" oppose nothing)."""
+    out = set(ANTONYMS.get(word, frozenset()))
+    if word.isalpha() and len(word) >= 4 and word not in STOPWORDS \
+            and word not in _FUNCTION_WORDS:
+        out.update(prefix + word for prefix in _NEGATING_PREFIXES)
+        for prefix in _NEGATING_PREFIXES:
+            rest = word[len(prefix):]
+            if word.startswith(prefix) and len(rest) >= 4 and rest not in STOPWORDS \
+                    and rest not in _FUNCTION_WORDS:
+                out.add(rest)
+    return frozenset(out)
+
+
 def _antonym_conflict(fact_tokens: list[str], sentence_tokens: set[str], fact_stems: list[str],
                       sentence_stems: set[str]) -> Conflict | None:
     for t in fact_tokens:
-        opposite = ANTONYMS.get(t)
+        opposite = opposites(t)
         if not opposite or t in sentence_tokens:
             continue
         hit = sorted(opposite & sentence_tokens)

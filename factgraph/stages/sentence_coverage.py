@@ -126,14 +126,17 @@ VERB_CUE = re.compile(
     r"began|became|become|found|gave|give|held|hold|kept|led|lead|left|lost|met|paid|put|ran|"
     r"saw|see|sent|set|told|thought|won|wrote|built|brought|bought|caught|fell|felt|got|grew|"
     r"hit|knew|know|meant|mean|rose|shot|sold|spoke|stood|struck|taught|drove|broke|chose|"
-    r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut|[a-z]{3,}"
-    r"(?:ed|es|ing))\b|\b(?!(?:this|thus|its|his|has|was|is|"
+    r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut)\b"
+    # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
+    # names, not verbs (a list of them is no clause)
+    r"|\b(?-i:[a-z]{3,}(?:ed|es|ing))\b|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|"
     r"as|us|less|yes|news|series|species|always|perhaps)\b)[a-z]{3,}s\b", re.I)
 
 
+# no cut before "which": what follows it has no subject of its own ("…, which made it unstable")
 _CLAUSE_STATEMENT_BREAK = re.compile(
     r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|while\s+|whereas\s+|although\s+|"
-    r"because\s+|which\s+)?|\s+(?:and|while|whereas|although|but|because|which)\s+")
+    r"because\s+)?(?!which\b)|\s+(?:and|while|whereas|although|but|because)\s+")
 
 
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
