@@ -102,6 +102,22 @@ def test_a_statement_keeps_its_subject_and_a_list_of_names_is_no_clause() -> Non
     ]
 
 
+def test_a_predicate_without_its_subject_stays_with_the_statement_it_shares_it_with() -> None:
+    text = ("The model reads the table and trains it to produce the answer. It requires less "
+            "disk space but requires language-specific adaptation. The factor controls the "
+            "range of the weights, ensuring that they fall within an interval. Parametric "
+            "models capture general patterns, while nonparametric models can handle rare "
+            "patterns.")
+    assert reference_facts(text) == [
+        "The model reads the table and trains it to produce the answer.",
+        "It requires less disk space but requires language-specific adaptation.",
+        "The factor controls the range of the weights, ensuring that they fall within an "
+        "interval.",
+        "Parametric models capture general patterns.",
+        "Nonparametric models can handle rare patterns.",  # its own subject: still cut
+    ]
+
+
 def test_a_bracketed_aside_is_never_a_cut() -> None:
     text = ("Large Language Models (LLMs) have displayed a strong potential for translation. "
             "One approach is User Satisfaction Modeling (USM; Sun et al., 2021), and it "

@@ -139,6 +139,29 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
     r"because\s+)?(?!which\b)|\s+(?:and|while|whereas|although|but|because)\s+")
 
 
+# a piece that opens with a verb, not a subject: an auxiliary or modal, a participle, a
+# present-tense verb with its object ("simplifies the …", "trains it …"), or "including" /
+# "like" / "such as" (what follows belongs to the statement before)
+_SUBJECTLESS = re.compile(
+    r"\s*(?:(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|may|might|"
+    r"must|shall|should|including|like|such\s+as)\b|[a-z]{3,}(?:ed|ing)\b|"
+    r"[a-z]{3,}s\s+(?:a|an|the|it|its|them|their|this|that|these|those|his|her|more|less)\b)")
+
+
+_CONJUNCTION = re.compile(r"\b(?:and|but)\s*$")
+_S_WORD_THEN = re.compile(r"\s*[a-z]{3,}s\s+([\w'-]+)")
+
+
+def _subjectless(piece: str, joint: str) -> bool:
+    """Whether ``piece`` opens with a verb, not a subject (:data:`_SUBJECTLESS`); after "and" /
+    "but", also a word in -s before a word that is no verb ("… but requires language-specific
+    adaptation"; "and models can handle …" has its subject)."""
+    if _SUBJECTLESS.match(piece):
+        return True
+    m = _S_WORD_THEN.match(piece) if _CONJUNCTION.search(joint) else None
+    return m is not None and VERB_CUE.fullmatch(m.group(1)) is None
+
+
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
     sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
@@ -174,6 +197,11 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
             if carry:  # a piece without its own verb reads on into the next ("28 firefighters
                 cell = f"{carry}{joint}{cell}"  # and staff died ...")
                 joint = carry_joint
+            elif pieces and not any(c in joint for c in ";:()") and _subjectless(cell, joint):
+                # a predicate without its subject ("… and trains it to …", "…, ensuring that
+                # …", "…, including GPT-3") belongs to the statement whose subject it shares
+                pieces[-1] = f"{pieces[-1]}{joint}{cell}"
+                continue
             if whole(cell):
                 pieces.append(cell.strip())
                 carry = ""
