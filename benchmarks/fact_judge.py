@@ -23,7 +23,9 @@ the annotators' agreement (``meta-eval pairwise``'s protocol).
 a reference fact (P ≥ 0.8), one number, year, negation, antonym or name is changed — and the
 share whose changed fact is judged contradicted; on the faithful originals, the share of
 answers with any fact called contradicted. A name is changed to "Vandermeer" (a name no answer
-has) and, as a separate row outside the share, to a name the answer uses elsewhere.
+has) and, as a separate row outside the share, to a name the answer uses elsewhere. One
+stated fact is drawn per answer (each answer one trial); beside it, every stated fact of every
+answer (``every_stated_fact``: a larger sample, answers with many facts weigh more).
 """
 
 from __future__ import annotations
@@ -312,6 +314,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
     detected: dict[str, dict[str, list[int]]] = {"ragchecker": {}, "realsumm": {}}
     alarms = {"ragchecker": 0, "realsumm": 0}
     count = {"ragchecker": 0, "realsumm": 0}
+    every_fact: list[int] = []
     for inst in load_pairwise(RAGCHECKER):
         facts = reference_facts(inst.gt_answer or "", UNIT)
         for side in (inst.model1, inst.model2):
@@ -331,6 +334,10 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
                 k = stated[int(rng.integers(len(stated)))]
                 for kind, hit in _perturbation_trial(facts[k], sentences, side.response):
                     detected["ragchecker"].setdefault(kind, []).append(hit)
+            for k in stated:  # a larger sample beside it: every stated fact of every answer
+                every_fact.extend(hit for kind, hit in
+                                  _perturbation_trial(facts[k], sentences, side.response)
+                                  if kind != ANSWER_NAME)
     rng = np.random.default_rng([seed, 1])
     for row in realsumm_rows(REALSUMM):
         sentences = split_sentences(row["summary"], min_content_words=1)
@@ -351,6 +358,8 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
                         for k, v in sorted(detected[name].items())}}
         hits = [h for k, v in detected[name].items() if k != ANSWER_NAME for h in v]
         out[name]["changed_detected_share"] = float(np.mean(hits)) if hits else None
+    out["ragchecker"]["every_stated_fact"] = {"n": len(every_fact),
+                                               "detected": int(sum(every_fact))}
     out["wikicontradict"] = wikicontradict_detection()
     out["factscore"] = factscore_check(calibration)
     return out
