@@ -162,6 +162,30 @@ def _subjectless(piece: str, joint: str) -> bool:
     return m is not None and VERB_CUE.fullmatch(m.group(1)) is None
 
 
+# a second verb of a subject already named: an auxiliary or modal, or a verb in -s / -ed
+_COORDINATED_VERB = re.compile(
+    r"\s*(?:(?:is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
+    r"should)\b|[a-z]{3,}(?:s|ed)\b)")
+_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "this", "that", "these",
+                       "those"})
+_SUBORDINATOR = re.compile(r"^(?:while|whereas|although|though|because|if|when|as|since)\s+",
+                           re.I)
+
+
+def _subject(statement: str) -> str | None:
+    """The words of ``statement`` before its first verb, after any opening adverbial
+    ("Moreover, GPT-3 was …" -> "GPT-3"; "While these retrievers can …" -> "these
+    retrievers"), when they are a pronoun or hold a content word, in at most 8 words; else
+    None."""
+    m = VERB_CUE.search(statement)
+    if m is None:
+        return None
+    head = _SUBORDINATOR.sub("", statement[: m.start()].strip().rsplit(",", 1)[-1].strip())
+    if not (content_words(head) or head.lower() in _PRONOUNS) or len(head.split()) > 8:
+        return None
+    return head[:1].upper() + head[1:]
+
+
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
     sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
@@ -198,9 +222,15 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 cell = f"{carry}{joint}{cell}"  # and staff died ...")
                 joint = carry_joint
             elif pieces and not any(c in joint for c in ";:()") and _subjectless(cell, joint):
-                # a predicate without its subject ("… and trains it to …", "…, ensuring that
-                # …", "…, including GPT-3") belongs to the statement whose subject it shares
-                pieces[-1] = f"{pieces[-1]}{joint}{cell}"
+                # a predicate without its subject: a second verb of the same subject ("… and
+                # trains it to …") is a statement of its own with that subject; a modifier
+                # ("…, ensuring that …", "…, including GPT-3") stays where it is
+                subject = _subject(pieces[-1]) if _CONJUNCTION.search(joint) \
+                    and _COORDINATED_VERB.match(cell) else None
+                if subject is not None and whole(cell):
+                    pieces.append(f"{subject} {cell.strip()}")
+                else:
+                    pieces[-1] = f"{pieces[-1]}{joint}{cell}"
                 continue
             if whole(cell):
                 pieces.append(cell.strip())
