@@ -123,6 +123,15 @@ def test_a_predicate_without_its_subject_is_given_it_or_stays_with_its_statement
         "Parametric models capture general patterns.",
         "Nonparametric models can handle rare patterns.",  # its own subject
     ]
+    # a plural noun is no verb: the subject is the noun phrase before the verb
+    assert reference_facts("These instances are filtered by hand and are then scored by "
+                           "trained people.") == [
+        "These instances are filtered by hand.",
+        "These instances are then scored by trained people."]
+    # no subject to be read before the first verb: the predicate stays with its statement
+    assert reference_facts("Nonparametric models offer flexibility and have a more flexible "
+                           "output space.") == [
+        "Nonparametric models offer flexibility and have a more flexible output space."]
 
 
 def test_a_bracketed_aside_is_never_a_cut() -> None:

@@ -168,20 +168,63 @@ _COORDINATED_VERB = re.compile(
     r"should)\b|[a-z]{3,}(?:s|ed)\b)")
 _PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "this", "that", "these",
                        "those"})
+_DETERMINERS = frozenset({"the", "this", "these", "that", "those", "a", "an", "another", "such",
+                          "its", "their", "our", "his", "her", "each", "every", "both"})
+_NO_SUBJECT_END = frozenset({"in", "of", "on", "for", "with", "by", "from", "to", "and", "or",
+                             "as", "at", "into", "about", "than", "the", "a", "an", "among",
+                             "between", "within", "without", "across", "during", "per", "via",
+                             "like", "including"})
 _SUBORDINATOR = re.compile(r"^(?:while|whereas|although|though|because|if|when|as|since)\s+",
                            re.I)
+
+
+_IRREGULAR_S = frozenset({"is", "has", "was", "does", "says"})
+_INFLECTED = re.compile(r"[a-z]{3,}(?:s|ing)$")
+# what follows a verb in -s / -ing (its object, a preposition, an adverb): after a plural noun
+# ("models offer", "instances are") or a modifier ("clipping operation") comes something else
+_AFTER_A_VERB = frozenset(_DETERMINERS | _NO_SUBJECT_END | _PRONOUNS | {
+    "not", "also", "only", "often", "then", "more", "less", "up", "out", "over", "under",
+    "through", "that", "which", "what", "how", "whether", "its", "their"})
+
+
+def _first_verb(statement: str) -> int | None:
+    """Where the first verb of ``statement`` starts: the first word of :data:`VERB_CUE`, where
+    a word in -s or -ing after fewer than two words (of the clause) counts only before what
+    follows a verb (:data:`_AFTER_A_VERB`, a word in -ly, a number or the end) — else it is a
+    plural noun or a modifier ("Nonparametric models offer …", "These instances are …",
+    "This clipping operation helps …"); after two words it is the verb ("The model generates
+    …")."""
+    for m in VERB_CUE.finditer(statement):
+        word = m.group(0)
+        if not _INFLECTED.match(word) or word.lower() in _IRREGULAR_S:
+            return m.start()
+        before = statement[: m.start()].rsplit(",", 1)[-1].split()
+        after = statement[m.end():].split(maxsplit=1)
+        nxt = after[0].strip(".,;:\"'”’").lower() if after else ""
+        if len(before) >= 2 or not nxt or nxt in _AFTER_A_VERB or nxt.endswith("ly") \
+                or nxt[:1].isdigit():
+            return m.start()
+    return None
 
 
 def _subject(statement: str) -> str | None:
     """The words of ``statement`` before its first verb, after any opening adverbial
     ("Moreover, GPT-3 was …" -> "GPT-3"; "While these retrievers can …" -> "these
-    retrievers"), when they are a pronoun or hold a content word, in at most 8 words; else
-    None."""
-    m = VERB_CUE.search(statement)
-    if m is None:
+    retrievers"), when they read as a subject: a pronoun, or at most 5 words that open with a
+    name or a determiner and hold a content word; else None."""
+    start = _first_verb(statement)
+    if start is None:
         return None
-    head = _SUBORDINATOR.sub("", statement[: m.start()].strip().rsplit(",", 1)[-1].strip())
-    if not (content_words(head) or head.lower() in _PRONOUNS) or len(head.split()) > 8:
+    head = _SUBORDINATOR.sub("", statement[:start].strip().rsplit(",", 1)[-1].strip())
+    words = head.split()
+    if head.lower() in _PRONOUNS:
+        return head[:1].upper() + head[1:]
+    # a noun phrase as a subject opens with a name or a determiner and ends on a noun; a
+    # plural noun or a participle read as the verb leaves a fragment ("new", "transformer-",
+    # "they offer flexibility in"), which gives no subject
+    if not words or len(words) > 5 or not content_words(head) or head.endswith("-") \
+            or words[-1].lower() in _NO_SUBJECT_END or not (
+                head.lstrip("\"“'‘")[:1].isupper() or words[0].lower() in _DETERMINERS):
         return None
     return head[:1].upper() + head[1:]
 
