@@ -330,14 +330,14 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
                                                   for e in evs]))
             stated = [k for k, e in enumerate(evs)  # a present fact that is a statement
                       if p[k] >= 0.8 and e.sentence >= 0 and VERB_CUE.search(facts[k])]
+            # every stated fact of every answer (a larger sample), and one drawn per answer
+            trials = {k: _perturbation_trial(facts[k], sentences, side.response)
+                      for k in stated}
+            every_fact.extend(hit for got in trials.values() for kind, hit in got
+                              if kind != ANSWER_NAME)
             if stated:
-                k = stated[int(rng.integers(len(stated)))]
-                for kind, hit in _perturbation_trial(facts[k], sentences, side.response):
+                for kind, hit in trials[stated[int(rng.integers(len(stated)))]]:
                     detected["ragchecker"].setdefault(kind, []).append(hit)
-            for k in stated:  # a larger sample beside it: every stated fact of every answer
-                every_fact.extend(hit for kind, hit in
-                                  _perturbation_trial(facts[k], sentences, side.response)
-                                  if kind != ANSWER_NAME)
     rng = np.random.default_rng([seed, 1])
     for row in realsumm_rows(REALSUMM):
         sentences = split_sentences(row["summary"], min_content_words=1)

@@ -426,19 +426,24 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
 _NEGATING_PREFIXES = ("un", "non")
 
 
+def _prefixable(word: str) -> bool:
+    """A word that a negating prefix can turn: 4+ letters, no function word."""
+    return word.isalpha() and len(word) >= 4 and word not in STOPWORDS \
+        and word not in _FUNCTION_WORDS
+
+
+@lru_cache(maxsize=8192)
 def opposites(word: str) -> frozenset[str]:
     """The words that say the opposite of ``word``: its :data:`ANTONYMS`, and the word with or
     without a negating prefix ("stable" / "unstable", "violent" / "nonviolent"; the rest of at
-    least 4 letters and no function word, so "under" and "unless" oppose nothing)."""
+    least 4 letters and no function word, so "under" and "unless" oppose nothing). Cached: it
+    is asked for every word of every fact against every sentence checked."""
     out = set(ANTONYMS.get(word, frozenset()))
-    if word.isalpha() and len(word) >= 4 and word not in STOPWORDS \
-            and word not in _FUNCTION_WORDS:
-        out.update(prefix + word for prefix in _NEGATING_PREFIXES)
+    if _prefixable(word):
         for prefix in _NEGATING_PREFIXES:
-            rest = word[len(prefix):]
-            if word.startswith(prefix) and len(rest) >= 4 and rest not in STOPWORDS \
-                    and rest not in _FUNCTION_WORDS:
-                out.add(rest)
+            out.add(prefix + word)
+            if word.startswith(prefix) and _prefixable(word[len(prefix):]):
+                out.add(word[len(prefix):])
     return frozenset(out)
 
 

@@ -142,9 +142,11 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
 # a piece that opens with a verb, not a subject: an auxiliary or modal, a participle, a
 # present-tense verb with its object ("simplifies the …", "trains it …"), or "including" /
 # "like" / "such as" (what follows belongs to the statement before)
+# the auxiliaries and modals that carry a second verb of a subject already named
+_AUXILIARY = ("is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
+              "should")
 _SUBJECTLESS = re.compile(
-    r"\s*(?:(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|may|might|"
-    r"must|shall|should|including|like|such\s+as)\b|[a-z]{3,}(?:ed|ing)\b|"
+    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as)\b|[a-z]{{3,}}(?:ed|ing)\b|"
     r"[a-z]{3,}s\s+(?:a|an|the|it|its|them|their|this|that|these|those|his|her|more|less)\b)")
 
 
@@ -163,9 +165,7 @@ def _subjectless(piece: str, joint: str) -> bool:
 
 
 # a second verb of a subject already named: an auxiliary or modal, or a verb in -s / -ed
-_COORDINATED_VERB = re.compile(
-    r"\s*(?:(?:is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
-    r"should)\b|[a-z]{3,}(?:s|ed)\b)")
+_COORDINATED_VERB = re.compile(rf"\s*(?:(?:{_AUXILIARY})\b|[a-z]{{3,}}(?:s|ed)\b)")
 _PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "this", "that", "these",
                        "those"})
 _DETERMINERS = frozenset({"the", "this", "these", "that", "those", "a", "an", "another", "such",
@@ -184,7 +184,7 @@ _INFLECTED = re.compile(r"[a-z]{3,}(?:s|ing)$")
 # ("models offer", "instances are") or a modifier ("clipping operation") comes something else
 _AFTER_A_VERB = frozenset(_DETERMINERS | _NO_SUBJECT_END | _PRONOUNS | {
     "not", "also", "only", "often", "then", "more", "less", "up", "out", "over", "under",
-    "through", "that", "which", "what", "how", "whether", "its", "their"})
+    "through", "which", "what", "how", "whether"})
 
 
 def _first_verb(statement: str) -> int | None:
