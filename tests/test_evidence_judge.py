@@ -134,6 +134,64 @@ def test_a_predicate_without_its_subject_is_given_it_or_stays_with_its_statement
         "Nonparametric models offer flexibility and have a more flexible output space."]
 
 
+def test_and_without_a_comma_joins_words_not_clauses() -> None:
+    # "X and Y" with no comma: two modifiers, two objects or two names of one statement, cut
+    # only where what follows opens with its own subject after a clause with a verb
+    assert reference_facts(
+        "Another method optimizes both monolingual and bilingual objectives. La Nina brings "
+        "cooler temperatures in the central and eastern tropical Pacific Ocean. Benchmark "
+        "datasets like WEBNLG and ROTOWIRE could be used for this purpose. These methods "
+        "were pioneered by Zeiler and Fergus in 2014. As technology evolved, the disk and "
+        "the drive became one unit. Parametric models capture patterns efficiently and "
+        "these models may struggle with rare ones.") == [
+        "Another method optimizes both monolingual and bilingual objectives.",
+        "La Nina brings cooler temperatures in the central and eastern tropical Pacific "
+        "Ocean.",
+        "Benchmark datasets like WEBNLG and ROTOWIRE could be used for this purpose.",
+        "These methods were pioneered by Zeiler and Fergus in 2014.",
+        "As technology evolved, the disk and the drive became one unit.",
+        "Parametric models capture patterns efficiently.",
+        "These models may struggle with rare ones.",  # its own subject: a cut
+    ]
+
+
+def test_a_second_verb_takes_its_subject_only_where_it_is_one() -> None:
+    assert reference_facts(
+        "These instances are then filtered and handed over to human annotators. The attack "
+        "targets translation systems and masked language models trained on private data. "
+        "The study proposes a task where a model is given a question and must find every "
+        "passage. Models like M2M-100 support 100 languages and thousands of directions. "
+        "This further demonstrates the versatility and effectiveness of the method.") == [
+        # a participle takes the subject with its "are"
+        "These instances are then filtered.",
+        "These instances are handed over to human annotators.",
+        # a word in -ed before a noun is a modifier; a relative clause may own the verb; a
+        # plural subject takes no verb in -s; a word in -ss is no verb
+        "The attack targets translation systems and masked language models trained on "
+        "private data.",
+        "The study proposes a task where a model is given a question and must find every "
+        "passage.",
+        "Models like M2M-100 support 100 languages and thousands of directions.",
+        "This further demonstrates the versatility and effectiveness of the method.",
+    ]
+
+
+def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() -> None:
+    text = ("## Causes\n- The reactor had a positive void coefficient.\n\n"
+            "31 people died directly; thousands were evacuated from Pripyat (pop. 49,000). "
+            "Help was offered on April 28, 1986, said Smith et al. in a report. "
+            "WebQuestionsSP, adapted by Min et al. (2021), focuses on multi-answer retrieval. "
+            "By leveraging both kinds of knowledge, language models can benefit from each.")
+    assert reference_facts(text) == [
+        "The reactor had a positive void coefficient.",  # no "Causes" glued on
+        "31 people died directly.",  # "died" is a verb
+        "Thousands were evacuated from Pripyat (pop. 49,000).",
+        "Help was offered on April 28, 1986, said Smith et al. in a report.",
+        "WebQuestionsSP, adapted by Min et al. (2021), focuses on multi-answer retrieval.",
+        "By leveraging both kinds of knowledge, language models can benefit from each.",
+    ]
+
+
 def test_a_bracketed_aside_is_never_a_cut() -> None:
     text = ("Large Language Models (LLMs) have displayed a strong potential for translation. "
             "One approach is User Satisfaction Modeling (USM; Sun et al., 2021), and it "

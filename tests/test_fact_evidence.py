@@ -147,6 +147,13 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     assert contradiction(fact, title, title) is None
     found = contradiction(fact, "The Petty song tells someone not to come back home.", "")
     assert found is not None and found.slot == "negation"
+    # "non-parametric" is the word "nonparametric", not "non" and its opposite
+    sentence = "Some language models combine parametric and non-parametric knowledge."
+    assert contradiction("Some language models use nonparametric knowledge.", sentence,
+                         sentence) is None
+    found = contradiction("Some language models use nonparametric knowledge.",
+                          "Some language models use parametric knowledge.", "")
+    assert found is not None and found.slot == "antonym"
 
 
 def test_quantities_in_other_units_are_compared_by_pint() -> None:

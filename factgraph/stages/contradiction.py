@@ -95,8 +95,13 @@ _NOT = re.compile(r"n\s*'\s*t\b|\bcannot\b", re.I)  # "didn't", "didn ' t", "can
 _NO_NUMBER = re.compile(r"\bno\.?\s+(?=\d)", re.I)  # "World No 3", "reactor No. 4": a number
 
 
+# "non-parametric" is "nonparametric": one word, else its half reads as the opposite
+_PREFIX_HYPHEN = re.compile(r"\b(non|un)-(?=[a-z])", re.I)
+
+
 def _tokens(text: str) -> list[str]:
     plain = _NOT.sub(" not", _PERCENT.sub(" percent", text.replace("’", "'")))
+    plain = _PREFIX_HYPHEN.sub(r"\1", plain)
     return [NUMBER_WORDS.get(t, t) for t in (t.lower() for t in _TOKEN.findall(plain))]
 
 

@@ -36,12 +36,14 @@ from factgraph.stages.session import ModelSession
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _CITATION = re.compile(r"\s*\[\d+(?:\s*[,-]\s*\d+)*\]")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t].*$", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
 # a piece that ends with one of these did not end a sentence ("reactor No. 4", "the U.S. Army",
 # "Dr. Smith", "J. R. R. Tolkien"): it is joined to the next piece
 _ABBREVIATION = re.compile(
     r"(?:\b(?:No|Nos|Nr|Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|vs|etc|approx|ca|cf|Fig|Vol|Inc|Ltd|Co"
-    r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec)\.|"
+    r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec|al|pop"
+    r"|est|Proc|Conf|Int|Trans|Dept|Univ|Eq|Sec|Ch|pp)\.|"
     r"\b(?:[A-Za-z]\.){1,3}|\b[A-Z]\.)$")
 
 
@@ -56,10 +58,12 @@ def _join_abbreviations(pieces: list[str]) -> list[str]:
 
 
 def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
-    """The sentences of ``text`` (see module docstring), in order; a piece with fewer than
+    """The sentences of ``text`` (see module docstring), in order; a Markdown heading is none,
+    an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, and a piece with fewer than
     ``min_content_words`` content words is joined to the sentence before it (or after it,
     at the start)."""
-    plain = _EMPHASIS.sub("", _CITATION.sub("", text))
+    # a heading ("## Causes") names what follows: no sentence, and not glued to the next one
+    plain = _EMPHASIS.sub("", _CITATION.sub("", _HEADING.sub("", text)))
     pieces = [p.strip() for line in plain.splitlines()
               for p in _join_abbreviations(
                   _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()))]
@@ -129,14 +133,14 @@ VERB_CUE = re.compile(
     r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut)\b"
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
     # names, not verbs (a list of them is no clause)
-    r"|\b(?-i:[a-z]{3,}(?:ed|es|ing))\b|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|"
-    r"as|us|less|yes|news|series|species|always|perhaps)\b)[a-z]{3,}s\b", re.I)
+    r"|\b(?-i:[a-z]{2,}ed|[a-z]{3,}(?:es|ing))\b|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|"
+    r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-rt-z]s\b", re.I)
 
 
 # no cut before "which": what follows it has no subject of its own ("…, which made it unstable")
 _CLAUSE_STATEMENT_BREAK = re.compile(
     r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|while\s+|whereas\s+|although\s+|"
-    r"because\s+)?(?!which\b)|\s+(?:and|while|whereas|although|but|because)\s+")
+    r"because\s+)?(?!which\b|\d{4}\b)|\s+(?:and|while|whereas|although|but|because)\s+")
 
 
 # a piece that opens with a verb, not a subject: an auxiliary or modal, a participle, a
@@ -146,12 +150,13 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
 _AUXILIARY = ("is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
               "should")
 _SUBJECTLESS = re.compile(
-    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as)\b|[a-z]{{3,}}(?:ed|ing)\b|"
-    r"[a-z]{3,}s\s+(?:a|an|the|it|its|them|their|this|that|these|those|his|her|more|less)\b)")
+    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to)"
+    r"\b|[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-rt-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
+    r"those|his|her|more|less|on|in|to|of|for|with|from|by|as|at|into|about)\b)")
 
 
 _CONJUNCTION = re.compile(r"\b(?:and|but)\s*$")
-_S_WORD_THEN = re.compile(r"\s*[a-z]{3,}s\s+([\w'-]+)")
+_S_WORD_THEN = re.compile(r"\s*[a-z]{2,}[a-rt-z]s\s+([\w'-]+)")
 
 
 def _subjectless(piece: str, joint: str) -> bool:
@@ -165,7 +170,8 @@ def _subjectless(piece: str, joint: str) -> bool:
 
 
 # a second verb of a subject already named: an auxiliary or modal, or a verb in -s / -ed
-_COORDINATED_VERB = re.compile(rf"\s*(?:(?:{_AUXILIARY})\b|[a-z]{{3,}}(?:s|ed)\b)")
+_COORDINATED_VERB = re.compile(rf"\s*(?:(?:{_AUXILIARY})\b|[a-z]{{2,}}[a-rt-z]s\b|"
+                               r"(?P<participle>[a-z]{3,}ed)\b)")
 _PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "this", "that", "these",
                        "those"})
 _DETERMINERS = frozenset({"the", "this", "these", "that", "those", "a", "an", "another", "such",
@@ -207,6 +213,36 @@ def _first_verb(statement: str) -> int | None:
     return None
 
 
+_ADVERBS = frozenset({"also", "then", "further", "often", "thus", "still", "now", "first",
+                      "later", "only", "even", "never", "always", "usually", "not"})
+_RELATIVE = re.compile(r"\b(?:which|who|whom|whose|where|that)\b", re.I)
+_AUXILIARY_AT = re.compile(rf"\s*(?:{_AUXILIARY})\b")
+_BE_OR_HAVE = re.compile(r"(?:is|are|was|were|has|have|had)(?:\s+been)?\b")
+
+
+def _borrowed_subject(statement: str, predicate: str) -> str | None:
+    """The subject a second verb of ``statement`` (``predicate``, after "and" / "but") takes
+    with it, or None where ``predicate`` opens with no such verb: the statement's subject
+    (:func:`_subject`), with its "is" / "are" / "has" … before a participle ("These instances
+    are filtered and handed over …" -> "These instances are"). A word in -ed before a noun is
+    a modifier ("… and masked language models"), no verb."""
+    m = _COORDINATED_VERB.match(predicate)
+    subject = _subject(statement) if m is not None else None
+    start = _first_verb(statement)
+    if subject is None or m is None or start is None \
+            or _RELATIVE.search(statement[start:]):  # "… a task where a model is given …
+        return None  # and must find": the second verb may be the relative clause's
+    if not m.group("participle"):  # a verb in -s agrees with one thing, not "Models like X"
+        plural = any(re.fullmatch(r"[a-z]+[a-rt-z]s", w.lower()) for w in subject.split())
+        return None if plural and not _AUXILIARY_AT.match(predicate) else subject
+    after = predicate[m.end():].split(maxsplit=1)
+    nxt = after[0].strip(".,;:\"'”’").lower() if after else ""
+    if nxt and nxt not in _AFTER_A_VERB and not nxt.endswith("ly"):
+        return None
+    aux = _BE_OR_HAVE.match(statement[start:]) if start is not None else None
+    return f"{subject} {aux.group(0)}" if aux is not None else subject
+
+
 def _subject(statement: str) -> str | None:
     """The words of ``statement`` before its first verb, after any opening adverbial
     ("Moreover, GPT-3 was …" -> "GPT-3"; "While these retrievers can …" -> "these
@@ -217,6 +253,9 @@ def _subject(statement: str) -> str | None:
         return None
     head = _SUBORDINATOR.sub("", statement[:start].strip().rsplit(",", 1)[-1].strip())
     words = head.split()
+    while words and (words[-1].lower() in _ADVERBS or words[-1].lower().endswith("ly")):
+        words.pop()  # "this approach significantly limited …": the subject is "this approach"
+    head = " ".join(words)
     if head.lower() in _PRONOUNS:
         return head[:1].upper() + head[1:]
     # a noun phrase as a subject opens with a name or a determiner and ends on a noun; a
@@ -229,6 +268,40 @@ def _subject(statement: str) -> str | None:
     return head[:1].upper() + head[1:]
 
 
+_BARE_CONJUNCTION = re.compile(r"\s+(?:and|but)\s+")
+
+
+def _opens_clause(before: str, after: str) -> bool:
+    """Whether ``after``, which follows ``before`` across a bare "and" / "but" (no comma),
+    is a clause of its own: it opens with a subject (:func:`_subject`, no opening adverbial),
+    the words of ``before`` since its last comma hold a verb ("As technology evolved, the
+    disk and the drive became …" is one subject), no "both" awaits its "and" ("both
+    monolingual and bilingual objectives"), and the words either side of the conjunction are
+    not two names ("Zeiler and Fergus", "English and German", '"God" and "Lord"')."""
+    subject = _subject(after)
+    if subject is None or not after.lstrip().lower().startswith(subject.lower()):
+        return False
+    tail = before.rsplit(",", 1)[-1]
+    if _first_verb(tail) is None or "both" in tail.lower().split()[-6:]:
+        return False
+    last, first = before.split()[-1].strip("\"“”'‘’("), after.split()[0].strip("\"“”'‘’(")
+    return not (last[:1].isupper() and first[:1].isupper())
+
+
+_PREPOSITION_FIRST = re.compile(r"\s*(?:by|through|with|without|after|before|upon|despite|in|"
+                                r"on|for|from|via)\s", re.I)
+
+
+def _adverbial(piece: str) -> bool:
+    """Whether ``piece`` is an adverbial that opens a sentence, no clause: a preposition
+    whose first verb is a word in -ing ("By leveraging both kinds of knowledge, …"); it
+    reads on into the statement it qualifies."""
+    if not _PREPOSITION_FIRST.match(piece):
+        return False
+    start = _first_verb(piece)
+    return start is not None and piece[start:].split(maxsplit=1)[0].lower().endswith("ing")
+
+
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
     sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
@@ -239,12 +312,16 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     piece before and the piece after each have a verb and ``min_content_words`` content words.
     A piece without them stays joined to its neighbour with the text between them as written,
     so a list of names stays in the statement it belongs to; a cut drops the conjunction, so
-    no statement starts with "and"."""
+    no statement starts with "and". At a bare "and" / "but" (no comma) the cut needs a clause
+    on either side (:func:`_opens_clause`): "both monolingual and bilingual objectives" and
+    "WEBNLG and ROTOWIRE could be used" stay whole. A piece that opens with a preposition and
+    an -ing verb is an adverbial (:func:`_adverbial`) and reads on into its statement."""
     breaks = re.compile(f"({(_CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK).pattern})")
     out: list[str] = []
 
     def whole(piece: str) -> bool:
-        return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece))
+        return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece)) \
+            and not _adverbial(piece)
 
     for sentence in split_sentences(text):
         masked, asides = _mask_brackets(sentence)
@@ -268,12 +345,18 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 # a predicate without its subject: a second verb of the same subject ("… and
                 # trains it to …") is a statement of its own with that subject; a modifier
                 # ("…, ensuring that …", "…, including GPT-3") stays where it is
-                subject = _subject(pieces[-1]) if _CONJUNCTION.search(joint) \
-                    and _COORDINATED_VERB.match(cell) else None
+                subject = _borrowed_subject(pieces[-1], cell) if _CONJUNCTION.search(
+                    joint) else None
                 if subject is not None and whole(cell):
                     pieces.append(f"{subject} {cell.strip()}")
                 else:
                     pieces[-1] = f"{pieces[-1]}{joint}{cell}"
+                continue
+            if pieces and _BARE_CONJUNCTION.fullmatch(joint) and not _opens_clause(
+                    pieces[-1], cell):
+                # "X and Y" without a comma joins words far more often than two clauses
+                # ("both monolingual and bilingual objectives", "WEBNLG and ROTOWIRE could …")
+                pieces[-1] = f"{pieces[-1]}{joint}{cell}"
                 continue
             if whole(cell):
                 pieces.append(cell.strip())
