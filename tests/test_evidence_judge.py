@@ -190,6 +190,21 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
         "WebQuestionsSP, adapted by Min et al. (2021), focuses on multi-answer retrieval.",
         "By leveraging both kinds of knowledge, language models can benefit from each.",
     ]
+    # other kinds of text: a bracket still open, a unit after a degree sign, ", so" and ", or",
+    # a noun in -is that is no verb
+    assert reference_facts(
+        "The usual dose is 500 mg twice daily (max. 2,000 mg/day). Side effects include "
+        "nausea, diarrhea and, rarely, lactic acidosis. A Roth IRA is funded with after-tax "
+        "dollars, so withdrawals in retirement are tax-free. The limit is $7,000, or $8,000 "
+        "if you are 50 or older. Heat the water to 93 °C. Pour it in two stages.") == [
+        "The usual dose is 500 mg twice daily (max. 2,000 mg/day).",
+        "Side effects include nausea, diarrhea and, rarely, lactic acidosis.",
+        "A Roth IRA is funded with after-tax dollars.",
+        "Withdrawals in retirement are tax-free.",
+        "The limit is $7,000, or $8,000 if you are 50 or older.",
+        "Heat the water to 93 °C.",
+        "Pour it in two stages.",
+    ]
 
 
 def test_a_bracketed_aside_is_never_a_cut() -> None:

@@ -42,15 +42,16 @@ _EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
 # "Dr. Smith", "J. R. R. Tolkien"): it is joined to the next piece
 _ABBREVIATION = re.compile(
     r"(?:\b(?:No|Nos|Nr|Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|vs|etc|approx|ca|cf|Fig|Vol|Inc|Ltd|Co"
-    r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec|al|pop"
+    r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec|al|pop|max|min"
     r"|est|Proc|Conf|Int|Trans|Dept|Univ|Eq|Sec|Ch|pp)\.|"
-    r"\b(?:[A-Za-z]\.){1,3}|\b[A-Z]\.)$")
+    r"(?<!°)\b(?:[A-Za-z]\.){1,3})$")
 
 
 def _join_abbreviations(pieces: list[str]) -> list[str]:
     out: list[str] = []
     for p in pieces:
-        if out and _ABBREVIATION.search(out[-1]):
+        # an abbreviation, or a bracket still open ("(max. 2,000 mg/day)"), ends no sentence
+        if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")):
             out[-1] = f"{out[-1]} {p}"
         else:
             out.append(p)
@@ -134,12 +135,12 @@ VERB_CUE = re.compile(
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
     # names, not verbs (a list of them is no clause)
     r"|\b(?-i:[a-z]{2,}ed|[a-z]{3,}(?:es|ing))\b|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|"
-    r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-rt-z]s\b", re.I)
+    r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
 
 
 # no cut before "which": what follows it has no subject of its own ("…, which made it unstable")
 _CLAUSE_STATEMENT_BREAK = re.compile(
-    r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|while\s+|whereas\s+|although\s+|"
+    r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|so\s+|while\s+|whereas\s+|although\s+|"
     r"because\s+)?(?!which\b|\d{4}\b)|\s+(?:and|while|whereas|although|but|because)\s+")
 
 
@@ -150,27 +151,31 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
 _AUXILIARY = ("is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
               "should")
 _SUBJECTLESS = re.compile(
-    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to)"
-    r"\b|[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-rt-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
-    r"those|his|her|more|less|on|in|to|of|for|with|from|by|as|at|into|about)\b)")
+    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to|or)"
+    r"\b|[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-hj-rtv-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
+    r"those|his|her|more|less)\b)")
 
 
+# after a bare comma, a verb in -s and its preposition ("WebQuestionsSP, adapted by …, focuses
+# on …"); after ", so" or ", and" a plural noun may open a clause ("…, so withdrawals in …")
+_S_VERB_PREPOSITION = re.compile(r"\s*[a-z]{2,}[a-hj-rtv-z]s\s+(?:on|to|of|for|with|from|as|into|"
+                                 r"about)\b")
 _CONJUNCTION = re.compile(r"\b(?:and|but)\s*$")
-_S_WORD_THEN = re.compile(r"\s*[a-z]{2,}[a-rt-z]s\s+([\w'-]+)")
+_S_WORD_THEN = re.compile(r"\s*[a-z]{2,}[a-hj-rtv-z]s\s+([\w'-]+)")
 
 
 def _subjectless(piece: str, joint: str) -> bool:
     """Whether ``piece`` opens with a verb, not a subject (:data:`_SUBJECTLESS`); after "and" /
     "but", also a word in -s before a word that is no verb ("… but requires language-specific
     adaptation"; "and models can handle …" has its subject)."""
-    if _SUBJECTLESS.match(piece):
+    if _SUBJECTLESS.match(piece) or (joint.strip() == "," and _S_VERB_PREPOSITION.match(piece)):
         return True
     m = _S_WORD_THEN.match(piece) if _CONJUNCTION.search(joint) else None
     return m is not None and VERB_CUE.fullmatch(m.group(1)) is None
 
 
 # a second verb of a subject already named: an auxiliary or modal, or a verb in -s / -ed
-_COORDINATED_VERB = re.compile(rf"\s*(?:(?:{_AUXILIARY})\b|[a-z]{{2,}}[a-rt-z]s\b|"
+_COORDINATED_VERB = re.compile(rf"\s*(?:(?:{_AUXILIARY})\b|[a-z]{{2,}}[a-hj-rtv-z]s\b|"
                                r"(?P<participle>[a-z]{3,}ed)\b)")
 _PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "this", "that", "these",
                        "those"})
@@ -233,7 +238,7 @@ def _borrowed_subject(statement: str, predicate: str) -> str | None:
             or _RELATIVE.search(statement[start:]):  # "… a task where a model is given …
         return None  # and must find": the second verb may be the relative clause's
     if not m.group("participle"):  # a verb in -s agrees with one thing, not "Models like X"
-        plural = any(re.fullmatch(r"[a-z]+[a-rt-z]s", w.lower()) for w in subject.split())
+        plural = any(re.fullmatch(r"[a-z]+[a-hj-rtv-z]s", w.lower()) for w in subject.split())
         return None if plural and not _AUXILIARY_AT.match(predicate) else subject
     after = predicate[m.end():].split(maxsplit=1)
     nxt = after[0].strip(".,;:\"'”’").lower() if after else ""
