@@ -320,3 +320,34 @@ def test_a_shipped_model_combination_joins_the_cheap_p_and_the_models_answer(
                                    - 0.25 * logit(p_no))))
     assert record["p_combined"] == pytest.approx(expected, abs=1e-5)
     assert fact.metadata["p_covered"] == pytest.approx(expected, abs=1e-5)
+
+
+def test_a_statement_stated_in_part_counts_in_part_in_expected_coverage() -> None:
+    reference = ("The reactor had a positive void coefficient, which made it unstable at low "
+                 "power. The plant stood near the town of Pripyat.")
+    answer = "The reactor had a positive void coefficient."
+    whole = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence")
+    off = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence",
+                             partial_credit_words=0)
+    fact = next(s for s in whole.graph.statements
+                if s.origin.value == "context" and s.text.startswith("The reactor"))
+    record = next((r.metadata["evidence"] for r in whole.graph.relations
+                   if r.dst == fact.id and "evidence" in r.metadata),
+                  fact.metadata.get("evidence"))
+    # each clause with its own P, the stated one high and the other low; the fact counts
+    # at least their mean, and S (the count over the graph) does not move
+    assert [c["text"] for c in record["clauses"]] == [
+        "The reactor had a positive void coefficient", "which made it unstable at low power."]
+    p_stated, p_other = (c["p_stated"] for c in record["clauses"])
+    assert p_stated > 0.8 > 0.3 > p_other
+    assert record["p_clauses"] == pytest.approx((p_stated + p_other) / 2, abs=1e-6)
+    assert whole.scores["expected_coverage"] > off.scores["expected_coverage"]
+    assert whole.scores["expected_coverage"] >= record["p_clauses"] / 2 - 1e-6
+    assert whole.scores["comprehensiveness"] == off.scores["comprehensiveness"]
+    assert "clauses" not in str(off.graph.model_dump())
+    # given facts count as given: one unit each, never split
+    given = ["The reactor had a positive void coefficient, which made it unstable at low "
+             "power."]
+    assert factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence").scores == \
+        factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence",
+                           partial_credit_words=0).scores

@@ -156,6 +156,21 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     assert found is not None and found.slot == "antonym"
 
 
+def test_temperatures_and_currency_signs_are_read_as_units() -> None:
+    fact = "Water boils at 100 °C at sea level."
+    for same in ("At sea level water boils at 212 °F.", "Water boils at 100 degrees Celsius at "
+                 "sea level."):
+        assert contradiction(fact, same, same) is None
+    found = contradiction(fact, "Water boils at 90 °C at sea level.", "")
+    assert found is not None and found.describe() == "number: fact '100 °C', response '90 °C'"
+    fact = "In 2024 the contribution limit is $7,000."
+    same = "The 2024 contribution limit is 7,000 dollars."
+    assert contradiction(fact, same, same) is None
+    found = contradiction(fact, "The 2024 limit is 6,500 dollars.", "")
+    assert found is not None and (found.fact_value, found.response_value) == (
+        "7000 dollars", "6500 dollars")
+
+
 def test_quantities_in_other_units_are_compared_by_pint() -> None:
     sentence = "The new bridge over the river is 2 kilometres long."
     assert contradiction("The new bridge over the river is 2000 metres long.", sentence,

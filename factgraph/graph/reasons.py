@@ -45,7 +45,7 @@ STATEMENT_EVIDENCE_KEYS = ("p_stated", "p_covered", "word_share", "similarity",
 LINE_KEYS = (("p_stated", "P"), ("word_share", "words"), ("similarity", "similarity"),
              ("numbers_missing", "numbers missing"), ("names_missing", "names missing"),
              ("model_p_yes", "model P(yes)"), ("model_p_no", "model P(no)"),
-             ("p_combined", "combined P"))
+             ("p_combined", "combined P"), ("p_clauses", "clauses P"))
 
 
 def shorten(text: str, n: int) -> str:

@@ -150,10 +150,12 @@ def _negation_conflict(fact: str, clause: str) -> Conflict | None:
 
 def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
         float, int]:
-    rest = [w for w in fact_stems if w not in drop]
+    # a number is one word with or without its thousands commas ("7,000" / "7000")
+    rest = [w.replace(",", "") for w in fact_stems if w.replace(",", "") not in drop]
     if not rest:
         return 0.0, 0
-    return sum(w in sentence_stems for w in rest) / len(rest), len(rest)
+    said = {w.replace(",", "") for w in sentence_stems}
+    return sum(w in said for w in rest) / len(rest), len(rest)
 
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
@@ -186,9 +188,24 @@ _SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})((?:\s+,\s+\d{3})+)\b")  # "27 , 000"
 _BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 
+# a currency sign is the unit the number counts ("$7,000" is "7,000 dollars"), as a degree sign
+# is the scale of a temperature ("100 °C" is "100 degc", which pint reads as degC)
+_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|trillion|bn|k)\b)?)",
+                       re.I)
+_CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
+_TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
+                          r"fahrenheit)\b)", re.I)
+_PINT_UNITS = {"degc": "degC", "degf": "degF"}
+_SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
+
+
 def _number_text(text: str) -> str:
-    """``text`` as the number checks read it: :func:`_joined_numbers`, and a decimal without
-    its leading zero (".375") with it."""
+    """``text`` as the number checks read it: :func:`_joined_numbers`, a decimal without
+    its leading zero (".375") with it, a currency sign as the word after its number and a
+    temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}", text)
+    text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
+                            else " degc", text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
 
 
@@ -258,8 +275,8 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
         return None
     try:
         reg = _unit_registry()
-        qa = reg.Quantity(float(a), ua)  # type: ignore[attr-defined]
-        qb = reg.Quantity(float(b), ub)  # type: ignore[attr-defined]
+        qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))  # type: ignore[attr-defined]
+        qb = reg.Quantity(float(b), _PINT_UNITS.get(ub, ub))  # type: ignore[attr-defined]
         if qa.dimensionality != qb.dimensionality or qa.dimensionless:
             return None
         return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
@@ -313,8 +330,8 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
                 continue  # the fact's other numbers not there: another time or count
             if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
-                return Conflict("number", f"{n} {unit or ''}".strip(),
-                                f"{m} {unit_m or ''}".strip())
+                return Conflict("number", f"{n} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip(),
+                                f"{m} {_SHOWN_UNITS.get(unit_m or '', unit_m or '')}".strip())
     return None
 
 

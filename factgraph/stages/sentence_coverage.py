@@ -294,17 +294,28 @@ def _opens_clause(before: str, after: str) -> bool:
 
 
 _PREPOSITION_FIRST = re.compile(r"\s*(?:by|through|with|without|after|before|upon|despite|in|"
-                                r"on|for|from|via)\s", re.I)
+                                r"on|for|from|via|between|among|during|across|within|"
+                                r"according)\s", re.I)
 
 
 def _adverbial(piece: str) -> bool:
-    """Whether ``piece`` is an adverbial that opens a sentence, no clause: a preposition
-    whose first verb is a word in -ing ("By leveraging both kinds of knowledge, …"); it
-    reads on into the statement it qualifies."""
+    """Whether ``piece`` is an adverbial, no clause: it opens with a preposition, and each of
+    its comma-separated parts opens with a preposition or has no verb, the first "verb" of
+    each being a word in -ing or -s ("By leveraging both kinds of knowledge", "For example,
+    in a restaurant booking task", "In a 2019 trial of 1,204 patients"): a participle or a
+    plural noun, no verb. It reads on into the statement it qualifies; "In summary,
+    AutoPrompt offers …" has a clause after its comma."""
     if not _PREPOSITION_FIRST.match(piece):
         return False
-    start = _first_verb(piece)
-    return start is not None and piece[start:].split(maxsplit=1)[0].lower().endswith("ing")
+    for part in re.split(r",\s", piece):
+        start = _first_verb(part)
+        if start is None:
+            continue
+        word = part[start:].split(maxsplit=1)[0].lower()
+        if not _PREPOSITION_FIRST.match(part) or word in _IRREGULAR_S or not (
+                _INFLECTED.match(word) or word in ("being", "having")):
+            return False
+    return True
 
 
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:

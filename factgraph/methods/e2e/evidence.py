@@ -29,8 +29,10 @@ A contradicted fact gets a ``contradicts`` relation from its sentence and is nev
 a fact with ``P(stated) ≥ coverage_cutoff`` gets an ``entails`` relation from its sentence
 (``probability`` = P, ``metadata["evidence"]``: each check and its value); every other fact is
 missing. ``S`` is the paper's exact count over the graph; ``expected_coverage`` (the mean of
-``P(stated)``, 0 for a contradicted fact) is reported beside it: it ranks answers better than
-the count (``python -m benchmarks.fact_judge``). Without the model check no model is used.
+``P(stated)``, 0 for a contradicted fact; with ``partial_credit_words``, a background
+statement of several clauses counts at least the mean P of its clauses, recorded in its
+evidence) is reported beside it: it ranks answers better than the count
+(``python -m benchmarks.fact_judge``). Without the model check no model is used.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
 from factgraph.stages.contradiction import Conflict, find_conflict
-from factgraph.stages.fact_calibration import load_calibration
+from factgraph.stages.fact_calibration import Calibration, load_calibration
 from factgraph.stages.fact_coverage import evidence_verdict_probabilities
 from factgraph.stages.fact_evidence import (
     FactEvidence,
@@ -70,7 +72,7 @@ def reference_facts(text: str, unit: str = "statements") -> list[str]:
     return split_facts(text, "sentence" if unit == "sentences" else "clause")
 
 
-def _evidence_record(ev: FactEvidence, p: float) -> dict[str, float]:
+def _evidence_record(ev: FactEvidence, p: float) -> dict[str, Any]:
     keys = ("word_share", "sentence_share", "weighted_share", "bigram_share",
             "numbers_missing", "names_missing", "distinct_share", "distinct_sentence_share")
     return {"p_stated": round(p, 6), **{k: round(float(getattr(ev, k)), 6) for k in keys}}
@@ -125,6 +127,33 @@ def _fact_texts(docs: dict[str, Any], session: ModelSession, options: E2EOptions
     return {key: m.facts for key, m in listed.items()}
 
 
+def _clause_probabilities(facts: list[Statement], index: ResponseIndex,
+                          calibration: Calibration, words: int
+                          ) -> dict[int, list[tuple[str, float]]]:
+    """For each fact of several clauses (``split_facts``, clauses of at least ``words``
+    content words), by fact index: each clause and its ``P(stated)``, from the same evidence
+    and calibration as a fact (distinctiveness among all the clauses). Expected coverage
+    gives such a fact at least the mean, so a long statement stated in part counts in part
+    (``partial_credit_words``; chosen on RAGChecker's dev answers with each domain left out
+    in turn: ``python -m benchmarks.fact_judge``)."""
+    parts = {k: split_facts(f.text, "clause", min_content_words=words)
+             for k, f in enumerate(facts)}
+    parts = {k: v for k, v in parts.items() if len(v) > 1}
+    if not parts:
+        return {}
+    texts = [t for v in parts.values() for t in v]
+    distinct = distinctiveness(texts)
+    probs = calibration.probability(np.array([
+        feature_vector(fact_evidence(t, index, distinct=distinct), calibration.features)
+        for t in texts]))
+    out: dict[int, list[tuple[str, float]]] = {}
+    n = 0
+    for k, v in parts.items():
+        out[k] = [(t, float(probs[n + j])) for j, t in enumerate(v)]
+        n += len(v)
+    return out
+
+
 def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOptions,
                  context_store: ContextStore | None = None) -> Evaluation:
     """The evidence judge (module docstring); ``context_store`` is not used."""
@@ -155,6 +184,8 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
              for f, ev in zip(facts, evidence, strict=True)]
     conflicts = [x[1] if x is not None else None for x in found]
     model = _model_verdicts(session, options, index, facts, evidence, probs, conflicts)
+    clauses = _clause_probabilities(facts, index, calibration, options.partial_credit_words) \
+        if options.partial_credit_words and not inp.facts else {}
     relations: list[Relation] = []
     expected: list[float] = []
     for k, (f, ev) in enumerate(zip(facts, evidence, strict=True)):
@@ -172,6 +203,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
             f.metadata["p_covered"] = round(p, 6)
             if conflict is None and p_no >= MODEL_NO and p < options.coverage_cutoff:
                 conflict = Conflict("model", "stated", f"shown false (P(no) {p_no:.2f})")
+        if k in clauses:  # a fact stated in part counts in part (expected coverage only)
+            record["clauses"] = [{"text": t, "p_stated": round(q, 6)} for t, q in clauses[k]]
+            record["p_clauses"] = round(float(np.mean([q for _, q in clauses[k]])), 6)
+        graded = max(p, record.get("p_clauses", 0.0))
         if ev.sentence < 0:
             expected.append(0.0)
             continue
@@ -189,7 +224,7 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
             session.count("evidence.contradicted")
             expected.append(0.0)
             continue
-        expected.append(p)
+        expected.append(graded)
         if p >= options.coverage_cutoff:
             relations.append(Relation(src=src, dst=f.id, label=RelationLabel.entails,
                                       probability=round(p, 6), method="evidence",

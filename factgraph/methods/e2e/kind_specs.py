@@ -141,6 +141,12 @@ class EvidenceJudge(JudgeOptions):
                                                   "undecided band's upper end (at or above: "
                                                   "covered without a call).")
     evidence_sentences: int = Field(3, ge=1, description=EVIDENCE_SENTENCES_HELP)
+    partial_credit_words: int = Field(
+        2, ge=0, description="E2E evidence: in expected_coverage, a fact of a background text "
+                             "with several clauses of at least this many content words "
+                             "counts the larger of its P(stated) and the mean P(stated) of "
+                             "its clauses, so a fact stated in part counts in part (given "
+                             "facts count as given; S is unchanged); 0: off.")
 
 
 EVIDENCE = JudgeKind(name="evidence", options=EvidenceJudge,
