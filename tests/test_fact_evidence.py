@@ -147,6 +147,34 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     assert contradiction(fact, title, title) is None
     found = contradiction(fact, "The Petty song tells someone not to come back home.", "")
     assert found is not None and found.slot == "negation"
+    # a negated opposite says the same ("not uncommon" / "common", "closed" / "not open")
+    for fact, same in (("The side effect is not uncommon.", "The side effect is fairly common."),
+                       ("The museum is closed on Mondays.", "On Mondays the museum is not open.")):
+        assert contradiction(fact, same, same) is None
+    found = contradiction("The museum is closed on Mondays.", "The museum is open on Mondays.",
+                          "")
+    assert found is not None and found.slot == "antonym"
+    # a place and its people are one name, alone but not inside a longer one
+    same = "He began his career with Atletico Paranaense in Brazil before moving to Ukrainian "
+    same += "club Shakhtar Donetsk."
+    assert contradiction("Atletico Paranaense is a Brazilian club.", same, same) is None
+    other = "The Vandermeer Union will fine Google, Europe's largest search engine."
+    assert contradiction("The European Union will fine Google.", other, other) is not None
+    # a title that opens with a capitalised negator; "rather than" negates; a negator's scope
+    # reaches over "or"; a year range whose end has two digits
+    same = 'She is known for the TV series "Without a Trace" and "Devious Maids".'
+    assert contradiction("Without a Trace is a TV series.", same, same) is None
+    same = "Diamond argued that gender identity was determined by nature rather than nurture."
+    assert contradiction("Diamond argued that gender identity was not determined by nurture.",
+                         same, same) is None
+    same = "Memovic played the whole game but did not score any goals or make any assists."
+    assert contradiction("Memovic did not make any assists.", same, same) is None
+    same = "She played Elena on the police procedural Without a Trace (2005–09)."
+    assert contradiction("Without a Trace was on the air from 2005 to 2009.", same,
+                         same) is None
+    # an acronym of part of a name is that name ("The United States" gives "US")
+    same = "The US entered the war in 1917."
+    assert contradiction("The United States entered the war in 1917.", same, same) is None
     # "non-parametric" is the word "nonparametric", not "non" and its opposite
     sentence = "Some language models combine parametric and non-parametric knowledge."
     assert contradiction("Some language models use nonparametric knowledge.", sentence,
@@ -169,6 +197,15 @@ def test_temperatures_and_currency_signs_are_read_as_units() -> None:
     found = contradiction(fact, "The 2024 limit is 6,500 dollars.", "")
     assert found is not None and (found.fact_value, found.response_value) == (
         "7000 dollars", "6500 dollars")
+    # the same quantity in other units is no conflict even in the same slot ("takes …")
+    for fact, same, other in (
+            ("The flight takes 2 hours.", "The flight takes 120 minutes.",
+             "The flight takes 90 minutes."),
+            ("The temperature reached 40 °C.", "The temperature reached 104 °F.",
+             "The temperature reached 100 °F.")):
+        assert contradiction(fact, same, same) is None
+        found = contradiction(fact, other, other)
+        assert found is not None and found.slot == "number"
 
 
 def test_quantities_in_other_units_are_compared_by_pint() -> None:

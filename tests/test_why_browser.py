@@ -102,3 +102,29 @@ def test_explore_shows_why(browser: Any) -> None:
         assert p.dialogs == [] and p.errors == []
         assert p.off_machine((base + "/", "data:", "blob:", "about:")) == []
         p.page.close()
+
+
+def test_view_panel_lists_a_statements_clauses_with_their_p(browser: Any, tmp_path: Path
+                                                            ) -> None:
+    """A reference statement stated in part: the panel lists each clause and its P as text,
+    not as an object."""
+    import factgraph
+
+    ev = factgraph.evaluate(
+        "q", "The reactor had a positive void coefficient.",
+        ["The reactor had a positive void coefficient, which made it unstable at low power."],
+        judge="e2e-evidence")
+    fact = next(s.id for s in ev.graph.statements if s.origin.value == "context")
+    path = tmp_path / "clauses.html"
+    path.write_text(render_view(ev), encoding="utf-8")
+    p = Page(browser)
+    p.page.goto(path.as_uri())
+    wait_until(p.page, VIEW_DRAWN, timeout_ms=60_000)
+    p.page.evaluate(f"{V}.select({fact!r})")
+    checks = p.page.locator("#fg-details .fg-evidence li").all_inner_texts()
+    clauses = next(c for c in checks if c.startswith("clauses: "))
+    assert "\u201cThe reactor had a positive void coefficient\u201d (P 0.9" in clauses
+    assert "\u201cwhich made it unstable at low power.\u201d (P 0.1" in clauses
+    assert "object" not in clauses and any(c.startswith("p_clauses: 0.5") for c in checks)
+    assert p.errors == []
+    p.page.close()

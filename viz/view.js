@@ -16,6 +16,12 @@
   function fmt(x) {
     if (x === null || x === undefined) return "—";
     if (typeof x === "number") return Number.isInteger(x) ? String(x) : x.toFixed(3);
+    // a list of checks, e.g. a statement's clauses each with its P ("clauses")
+    if (Array.isArray(x)) return x.map(fmt).join("; ");
+    if (typeof x === "object") {
+      if ("text" in x && "p_stated" in x) return "\u201c" + x.text + "\u201d (P " + fmt(x.p_stated) + ")";
+      return Object.entries(x).map(([k, v]) => k + " " + fmt(v)).join(", ");
+    }
     return String(x);
   }
 

@@ -115,12 +115,16 @@ _NAME_NEGATOR = re.compile(
 _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
 
 
+_RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
+
+
 def _negated_words(text: str) -> list[str]:
     """The stems of the words ``text`` negates: for each negator, the next content word that
     is not a number ("does not rely on" -> "rely"; "is not the 2010 winner" -> "winner"); empty
     when nothing is negated. Titles (quoted, or a
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", _QUOTED.sub(" ", text)))
+    plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
     toks = _tokens(_NO_NUMBER.sub("number ", plain))
     out = []
     for i, t in enumerate(toks):
@@ -133,6 +137,39 @@ def _negated_words(text: str) -> list[str]:
 
 def _negated(text: str) -> bool:
     return bool(_negated_words(text))
+
+
+# a negator whose scope reaches over "or" to the clause right after it ("did not score any
+# goals or make any assists"); a comma, a colon or a full stop between them ends it
+_OPEN_NEGATION = re.compile(r"(?:\bnot|n't|\bnever)\b[^,;.:]*\bn?or\s*$", re.I)
+
+
+def _in_scope(clause: str, sentence: str) -> str:
+    """``clause``, with the negator that reaches it from earlier in ``sentence`` over "or"
+    (:data:`_OPEN_NEGATION`), so the clause reads as negated as the sentence says."""
+    at = sentence.find(clause)
+    before = sentence[:at] if at > 0 else ""
+    return f"not {clause}" if _OPEN_NEGATION.search(before) and not _negated_words(clause) \
+        else clause
+
+
+# a capitalised negator that opens a title the response names mid-sentence ("Without a Trace",
+# "Without Remorse"): at the start of a fact it is that title, not a negation
+_CAPITAL_NEGATOR = re.compile(r"\b(?:Without|No|Never|Not|Nothing|None)\s+\w+")
+
+
+def _title_opening(fact: str, response: str) -> bool:
+    """Whether ``fact`` opens with a capitalised negator and the word after it that the
+    response uses capitalised inside a sentence (quoted or not): a title ("Without a Trace
+    TV series.")."""
+    if not _CAPITAL_NEGATOR.match(fact):
+        return False
+    opening = " ".join(fact.split()[:2]).lower()
+    for m in _CAPITAL_NEGATOR.finditer(response):
+        before = response[: m.start()].rstrip(" \"“'‘(")
+        if before and before[-1] not in ".!?" and m.group(0).lower() == opening:
+            return True
+    return False
 
 
 def _negation_conflict(fact: str, clause: str) -> Conflict | None:
@@ -196,6 +233,14 @@ _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
 _TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
                           r"fahrenheit)\b)", re.I)
 _PINT_UNITS = {"degc": "degC", "degf": "degF"}
+# a year range that gives its end in two digits ("2005–09" is 2005 to 2009)
+_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![.,]?\d)")
+
+
+def _full_year_range(m: re.Match[str]) -> str:
+    start, end = int(m.group(1)), int(m.group(2))
+    full = start // 100 * 100 + end
+    return f"{start}–{full}" if full > start else m.group(0)  # "2010 - 08" is no range
 _SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 
 
@@ -204,6 +249,7 @@ def _number_text(text: str) -> str:
     its leading zero (".375") with it, a currency sign as the word after its number and a
     temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}", text)
+    text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
                             else " degc", text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
@@ -305,12 +351,15 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if n in elsewhere:
             continue
         for m, unit_m in others:
+            same_quantity = _same_quantity(n, unit, m, unit_m)
+            if same_quantity:  # "2 hours" / "120 minutes", "40 °C" / "104 °F"
+                continue
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
             # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
             shared = fact_around.get(n, set()) & sentence_around.get(m, set())
             same_slot = (unit is not None and unit_m is not None
                          and stem(unit) == stem(unit_m)) or bool(shared) or \
-                _same_quantity(n, unit, m, unit_m) is False
+                same_quantity is False
             # a value the response states elsewhere needs its own slot here: a neighbour or a
             # counted word in common, not a measure ("7 years" / "20 years"), nor two years
             own_slot = any(not _is_measure(w) for _, w in shared) or (
@@ -338,9 +387,11 @@ def _number_conflict(fact: str, sentence: str, response_words: frozenset[str],
 def _initials(text: str) -> set[str]:
     """Acronyms the fact's runs of capitalised words make ("Natural Language Processing" ->
     "nlp"): a shorter name of the same thing."""
-    out = set()
+    out: set[str] = set()
     for run in re.findall(r"(?:\b[A-Z][a-zA-Z]*(?:\s+|$)){2,}", text):
-        out.add("".join(w[0] for w in run.split()).lower())
+        words = run.split()  # each stretch of two or more: "The United States" gives "us"
+        out.update("".join(w[0] for w in words[i:j]).lower()
+                   for i in range(len(words)) for j in range(i + 2, len(words) + 1))
     return out
 
 
@@ -397,11 +448,16 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
 
     spelled_out = _spelled_out_initials(response_lower)  # "MP"
+    # a place or its people named alone ("a Brazilian club" / "in Brazil"), not inside a
+    # longer name ("European Union" is not stated by "Europe")
+    alone = {run.lower() for run in re.findall(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", fact)
+             if " " not in run}
 
     def stated(n: str, text: str) -> bool:  # a plural too; "MP" for "Member of Parliament"
         return n in spelled_out or any(
             re.search(rf"\b{re.escape(a)}(?:s|es)?\b", text)
-            for a in next((g for g in alternatives if n in g), {n}))
+            for a in next((g for g in alternatives if n in g), {n})) or (n in alone and any(
+                same_place(n, w) for w in re.findall(r"[a-z]{4,}", text)))
 
     sentence_lower = sentence.lower()
     here = [n for n in fact_names if not stated(n, sentence_lower)]
@@ -445,6 +501,25 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     return None
 
 
+_DEMONYM_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "i")
+_PLACE_ENDINGS = ("ium", "ia", "y", "a", "")
+
+
+def same_place(a: str, b: str) -> bool:
+    """Whether two lower-case words name one place as the place and its people or language
+    ("brazil" / "brazilian", "belgium" / "belgian", "germany" / "german", "japan" /
+    "japanese"): one less a demonym ending is the other less a place ending, 4+ letters left
+    ("paul" / "paula" is no pair; "austria" / "australia" neither)."""
+    def roots(w: str, endings: tuple[str, ...]) -> set[str]:
+        return {w[: len(w) - len(e)] for e in endings
+                if w.endswith(e) and len(w) - len(e) >= 4}
+
+    if a == b:
+        return True
+    return bool(roots(a, _DEMONYM_ENDINGS) & roots(b, _PLACE_ENDINGS)
+                or roots(b, _DEMONYM_ENDINGS) & roots(a, _PLACE_ENDINGS))
+
+
 _NEGATING_PREFIXES = ("un", "non")
 
 
@@ -469,13 +544,21 @@ def opposites(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _antonym_conflict(fact_tokens: list[str], sentence_tokens: set[str], fact_stems: list[str],
+def _negated_tokens(tokens: list[str]) -> set[str]:
+    """The words of ``tokens`` with a negator (:data:`NEGATORS`) among the two before them."""
+    return {t for i, t in enumerate(tokens) if any(w in NEGATORS for w in tokens[max(0, i - 2):i])}
+
+
+def _antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
                       sentence_stems: set[str]) -> Conflict | None:
+    said = set(sentence_tokens)
+    # "not uncommon" / "common", "closed" / "not open": a negated opposite says the same
+    fact_negated, said_negated = _negated_tokens(fact_tokens), _negated_tokens(sentence_tokens)
     for t in fact_tokens:
         opposite = opposites(t)
-        if not opposite or t in sentence_tokens:
+        if not opposite or t in said:
             continue
-        hit = sorted(opposite & sentence_tokens)
+        hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
         if hit:
             share, size = _rest_share(fact_stems, {stem(t)}, sentence_stems)
             if share >= REST_SHARE and size >= 2:
@@ -560,11 +643,11 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     clause = aligned_clause(fact_stems, sentence)
     # the sentence carries the fact; the flip must be in the clause that states it
     share, size = _rest_share(fact_stems, set(), sentence_stems)
-    if share >= CLAUSE_SHARE and size >= 3:
-        found = _negation_conflict(fact, clause)
+    if share >= CLAUSE_SHARE and size >= 3 and not _title_opening(fact, response):
+        found = _negation_conflict(fact, _in_scope(clause, sentence))
         if found is not None:
             return found
-    found = _antonym_conflict(_tokens(fact), set(_tokens(clause)), fact_stems,
+    found = _antonym_conflict(_tokens(fact), _tokens(clause), fact_stems,
                               sentence_stems)
     if found is not None:
         return found
