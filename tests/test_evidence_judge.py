@@ -205,6 +205,15 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
         "Heat the water to 93 °C.",
         "Pour it in two stages.",
     ]
+    # a relative clause stays with its statement; a label and a question state no fact
+    assert reference_facts(
+        "Key findings:\nHe scored 672 goals for Barcelona, where he spent 17 seasons. He met "
+        "Xavi, who was the captain. What is the boiling point of water? It is 100 degrees "
+        "Celsius at sea level.") == [
+        "He scored 672 goals for Barcelona, where he spent 17 seasons.",
+        "He met Xavi, who was the captain.",
+        "It is 100 degrees Celsius at sea level.",
+    ]
 
 
 def test_a_bracketed_aside_is_never_a_cut() -> None:

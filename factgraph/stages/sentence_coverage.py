@@ -138,10 +138,12 @@ VERB_CUE = re.compile(
     r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
 
 
-# no cut before "which": what follows it has no subject of its own ("…, which made it unstable")
+# no cut before a relative word: what follows it has no subject of its own ("…, which made it
+# unstable", "…, where he spent 17 seasons")
 _CLAUSE_STATEMENT_BREAK = re.compile(
     r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|so\s+|while\s+|whereas\s+|although\s+|"
-    r"because\s+)?(?!which\b|\d{4}\b)|\s+(?:and|while|whereas|although|but|because)\s+")
+    r"because\s+)?(?!(?:which|where|who|whom|whose)\b|\d{4}\b)|"
+    r"\s+(?:and|while|whereas|although|but|because)\s+")
 
 
 # a piece that opens with a verb, not a subject: an auxiliary or modal, a participle, a
@@ -273,6 +275,7 @@ def _subject(statement: str) -> str | None:
     return head[:1].upper() + head[1:]
 
 
+_LABEL = re.compile(r":\s*$")  # a sentence without a verb that ends in a colon: a label
 _BARE_CONJUNCTION = re.compile(r"\s+(?:and|but)\s+")
 
 
@@ -382,9 +385,10 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
         if carry:  # a tail without a verb belongs to the statement before it (a list)
             if pieces:
                 pieces[-1] = f"{pieces[-1]}{carry_joint}{carry}"
-            else:
+            elif not _LABEL.search(sentence):  # "Key findings:" names what follows
                 pieces.append(carry.strip())
-        out.extend(_statement(_unmask(p, asides)) for p in pieces)
+        # a question asks; it states no fact
+        out.extend(_statement(_unmask(p, asides)) for p in pieces if not p.rstrip().endswith("?"))
     return out
 
 
