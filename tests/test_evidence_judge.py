@@ -205,6 +205,19 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
         "Heat the water to 93 °C.",
         "Pour it in two stages.",
     ]
+    # a short verbless list item completes its lead-in; a label's items and whole sentences
+    # stay as they are
+    assert reference_facts(
+        "The most common side effects include:\n- nausea\n- pain at the injection site\n"
+        "Ingredients:\n- 100 g flour\nThe reactor failed for two reasons:\n- The operators "
+        "disabled the safety systems.\n- The design had a positive void coefficient.") == [
+        "The most common side effects include nausea.",
+        "The most common side effects include pain at the injection site.",
+        "100 g flour.",
+        "The reactor failed for two reasons.",
+        "The operators disabled the safety systems.",
+        "The design had a positive void coefficient.",
+    ]
     # a relative clause stays with its statement; a label and a question state no fact
     assert reference_facts(
         "Key findings:\nHe scored 672 goals for Barcelona, where he spent 17 seasons. He met "

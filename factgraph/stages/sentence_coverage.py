@@ -65,14 +65,14 @@ def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
     at the start)."""
     # a heading ("## Causes") names what follows: no sentence, and not glued to the next one
     plain = _EMPHASIS.sub("", _CITATION.sub("", _HEADING.sub("", text)))
-    pieces = [p.strip() for line in plain.splitlines()
+    pieces = [p.strip() for line in _lead_ins_read_on(plain.splitlines())
               for p in _join_abbreviations(
                   _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()))]
     out: list[str] = []
     pending = ""
     for p in pieces:
-        if not p:
-            continue
+        if not p or (p.endswith(":") and len(content_words(p)) < min_content_words):
+            continue  # empty, or a label ("Ingredients:")
         if len(content_words(p)) < min_content_words:
             if out:
                 out[-1] = f"{out[-1]} {p}"
@@ -85,6 +85,39 @@ def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
         out[-1] = f"{out[-1]} {pending}"
     elif pending:
         out.append(pending)
+    return out
+
+
+_LEAD_IN_END = re.compile(r"\b(?:include|includes|including|are|were|is|was|follows|contains?|"
+                          r"such\s+as)\s*:$", re.I)
+LIST_ITEM_WORDS = 8  # a list item this short and without a verb completes its lead-in
+
+
+
+def _lead_ins_read_on(lines: list[str]) -> list[str]:
+    """``lines`` with each short list item that has no verb read as its lead-in's sentence: a
+    line that ends in a colon after a verb ("Side effects include:") and the items under it
+    ("- nausea", "- mild fever") give "Side effects include nausea." and "Side effects include
+    mild fever."; the lead-in then makes no sentence of its own. An item with a verb, or a
+    lead-in without one ("Ingredients:"), stays as it is."""
+    out: list[str] = []
+    lead: str | None = None
+    lead_at = -1
+    for line in lines:
+        text = _LIST_MARKER.sub("", line).strip()
+        if _LIST_MARKER.match(line):
+            if lead is not None and text and len(text.split()) <= LIST_ITEM_WORDS \
+                    and not _FINITE_VERB.search(text):
+                out.append(f"{lead} {text.rstrip('.;,')}.")
+                if lead_at >= 0:
+                    out[lead_at] = ""  # read on into its items
+                    lead_at = -1
+                continue
+        elif text:
+            verb = _LEAD_IN_END.search(text) or (text.endswith(":") and VERB_CUE.search(text))
+            lead = text[:-1].rstrip() if verb and len(text.split()) <= 12 else None
+            lead_at = len(out) if lead is not None else -1
+        out.append(line)
     return out
 
 
@@ -125,17 +158,22 @@ def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> 
 _STATEMENT_BREAK = re.compile(
     r"\s*;\s*(?:and\s+|but\s+)?|,\s+(?:and|but|while|whereas|although|because)\s+"
     r"|\s+(?:while|whereas|although)\s+")
-VERB_CUE = re.compile(
-    r"\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|may|"
+_VERB_WORDS = (
+    r"is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|may|"
     r"might|must|shall|should|said|says|say|spread|made|make|took|take|went|go|came|come|"
     r"began|became|become|found|gave|give|held|hold|kept|led|lead|left|lost|met|paid|put|ran|"
     r"saw|see|sent|set|told|thought|won|wrote|built|brought|bought|caught|fell|felt|got|grew|"
     r"hit|knew|know|meant|mean|rose|shot|sold|spoke|stood|struck|taught|drove|broke|chose|"
-    r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut)\b"
+    r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut")
+VERB_CUE = re.compile(
+    rf"\b(?:{_VERB_WORDS})\b"
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
     # names, not verbs (a list of them is no clause)
     r"|\b(?-i:[a-z]{2,}ed|[a-z]{3,}(?:es|ing))\b|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|"
     r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
+# a verb beyond doubt: one of VERB_CUE's own words or a word in -ed (in a list item "tasks" and
+# "training" are nouns more often than verbs)
+_FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
 
 
 # no cut before a relative word: what follows it has no subject of its own ("…, which made it
