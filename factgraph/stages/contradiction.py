@@ -233,15 +233,16 @@ _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
 _TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
                           r"fahrenheit)\b)", re.I)
 _PINT_UNITS = {"degc": "degC", "degf": "degF"}
+_SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 # a year range that gives its end in two digits ("2005–09" is 2005 to 2009)
 _SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![.,]?\d)")
 
 
 def _full_year_range(m: re.Match[str]) -> str:
+    """A :data:`_SHORT_YEAR_RANGE` match with its end in full ("2005–2009")."""
     start, end = int(m.group(1)), int(m.group(2))
     full = start // 100 * 100 + end
     return f"{start}–{full}" if full > start else m.group(0)  # "2010 - 08" is no range
-_SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 
 
 def _number_text(text: str) -> str:

@@ -93,7 +93,6 @@ _LEAD_IN_END = re.compile(r"\b(?:include|includes|including|are|were|is|was|foll
 LIST_ITEM_WORDS = 8  # a list item this short and without a verb completes its lead-in
 
 
-
 def _lead_ins_read_on(lines: list[str]) -> list[str]:
     """``lines`` with each short list item that has no verb read as its lead-in's sentence: a
     line that ends in a colon after a verb ("Side effects include:") and the items under it
@@ -284,7 +283,7 @@ def _borrowed_subject(statement: str, predicate: str) -> str | None:
     nxt = after[0].strip(".,;:\"'”’").lower() if after else ""
     if nxt and nxt not in _AFTER_A_VERB and not nxt.endswith("ly"):
         return None
-    aux = _BE_OR_HAVE.match(statement[start:]) if start is not None else None
+    aux = _BE_OR_HAVE.match(statement[start:])
     return f"{subject} {aux.group(0)}" if aux is not None else subject
 
 
@@ -372,7 +371,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     no statement starts with "and". At a bare "and" / "but" (no comma) the cut needs a clause
     on either side (:func:`_opens_clause`): "both monolingual and bilingual objectives" and
     "WEBNLG and ROTOWIRE could be used" stay whole. A piece that opens with a preposition and
-    an -ing verb is an adverbial (:func:`_adverbial`) and reads on into its statement."""
+    whose only "verbs" are words in -ing or -s is an adverbial (:func:`_adverbial`) and reads
+    on into its statement. A label ("Key findings:") and a question make no statement."""
     breaks = re.compile(f"({(_CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK).pattern})")
     out: list[str] = []
 
