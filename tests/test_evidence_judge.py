@@ -208,9 +208,11 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
     # a short verbless list item completes its lead-in; a label's items and whole sentences
     # stay as they are
     assert reference_facts(
-        "The most common side effects include:\n- nausea\n- pain at the injection site\n"
+        "The drug works well. The most common side effects include:\n- nausea\n"
+        "- pain at the injection site\n"
         "Ingredients:\n- 100 g flour\nThe reactor failed for two reasons:\n- The operators "
         "disabled the safety systems.\n- The design had a positive void coefficient.") == [
+        "The drug works well.",  # a lead-in may end a line of sentences
         "The most common side effects include nausea.",
         "The most common side effects include pain at the injection site.",
         "100 g flour.",

@@ -172,6 +172,17 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     same = "She played Elena on the police procedural Without a Trace (2005–09)."
     assert contradiction("Without a Trace was on the air from 2005 to 2009.", same,
                          same) is None
+    # a fact of several clauses: a clause with a verb is checked on its own for a number,
+    # negation or antonym; a noun phrase or a name alone is not
+    index = ResponseIndex.of(["The RBMK reactor had a negative void coefficient."])
+    fact = "The RBMK reactor had a positive void coefficient, which made it unstable at low power."
+    found = find_conflict(fact, index, 0, index.sentences[0])
+    assert found is not None and found[1].describe() == \
+        "antonym: fact 'positive', response 'negative'"
+    sentence = "The answer covers targeted training data extraction attacks on models."
+    index = ResponseIndex.of([sentence])
+    assert find_conflict("Membership inference attacks and untargeted training data "
+                         "extraction.", index, 0, sentence) is None
     # an acronym of part of a name is that name ("The United States" gives "US")
     same = "The US entered the war in 1917."
     assert contradiction("The United States entered the war in 1917.", same, same) is None

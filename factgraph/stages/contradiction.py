@@ -40,6 +40,7 @@ from functools import cache, lru_cache
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
+from factgraph.stages.sentence_coverage import FINITE_VERB, split_facts
 
 REST_SHARE = 0.75
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
@@ -656,6 +657,9 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
                           aligned)
 
 
+CLAUSE_WORDS = 3  # a fact's clause checked on its own holds at least this many content words
+
+
 def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
                   ) -> tuple[int, Conflict] | None:
     """(sentence index, conflict) for ``fact`` against a response read as ``index``, or None.
@@ -665,7 +669,31 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     (the changed word was the fact's rarest), and an answer may state a fact in one sentence
     and otherwise in another; so every other sentence holding at least
     ``OTHER_SENTENCE_SHARE`` of the fact's words is checked next, most words first — unless
-    the aligned sentence holds every word of the fact and so states it."""
+    the aligned sentence holds every word of the fact and so states it. A fact of several
+    clauses whose whole shows no conflict has each clause (:data:`CLAUSE_WORDS` content words
+    or more) checked against the aligned sentence for another number, a flipped negation or
+    an antonym, where the clause has a verb besides the word in conflict: "The reactor had a
+    positive void coefficient, which made it unstable at low power" is contradicted by "The
+    reactor had a negative void coefficient", which carries too little of the whole."""
+    found = _conflict_of(fact, index, aligned, response)
+    if found is not None or aligned < 0:
+        return found
+    clauses = split_facts(fact, "clause", min_content_words=CLAUSE_WORDS)
+    for clause in clauses if len(clauses) > 1 else []:
+        conflict = contradiction(clause, index.sentences[aligned], response)
+        # a clause with a verb of its own, besides the changed word: a name or a noun phrase
+        # ("untargeted training data extraction") says too little alone
+        if conflict is None or conflict.slot == "name":  # a name needs the whole fact's slot
+            continue
+        word = re.escape(conflict.fact_value.split()[0])
+        if FINITE_VERB.search(re.sub(rf"\b{word}\b", " ", clause, flags=re.I)):
+            return aligned, conflict
+    return None
+
+
+def _conflict_of(fact: str, index: ResponseIndex, aligned: int, response: str
+                 ) -> tuple[int, Conflict] | None:
+    """:func:`find_conflict` for the fact as one piece."""
     if aligned < 0:
         return None
     found = contradiction(fact, index.sentences[aligned], response)

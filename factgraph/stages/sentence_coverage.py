@@ -101,21 +101,23 @@ def _lead_ins_read_on(lines: list[str]) -> list[str]:
     lead-in without one ("Ingredients:"), stays as it is."""
     out: list[str] = []
     lead: str | None = None
-    lead_at = -1
+    lead_at, lead_line = -1, ""
     for line in lines:
         text = _LIST_MARKER.sub("", line).strip()
         if _LIST_MARKER.match(line):
             if lead is not None and text and len(text.split()) <= LIST_ITEM_WORDS \
-                    and not _FINITE_VERB.search(text):
+                    and not FINITE_VERB.search(text):
                 out.append(f"{lead} {text.rstrip('.;,')}.")
                 if lead_at >= 0:
-                    out[lead_at] = ""  # read on into its items
+                    out[lead_at] = lead_line  # the lead-in reads on into its items
                     lead_at = -1
                 continue
         elif text:
-            verb = _LEAD_IN_END.search(text) or (text.endswith(":") and VERB_CUE.search(text))
-            lead = text[:-1].rstrip() if verb and len(text.split()) <= 12 else None
+            last = _SENTENCE_END.split(text)[-1]  # the lead-in may end a line of sentences
+            verb = _LEAD_IN_END.search(last) or (last.endswith(":") and VERB_CUE.search(last))
+            lead = last[:-1].rstrip() if verb and len(last.split()) <= 12 else None
             lead_at = len(out) if lead is not None else -1
+            lead_line = text[: len(text) - len(last)].rstrip()  # the line without it
         out.append(line)
     return out
 
@@ -172,7 +174,7 @@ VERB_CUE = re.compile(
     r"as|us|yes|news|series|species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
 # a verb beyond doubt: one of VERB_CUE's own words or a word in -ed (in a list item "tasks" and
 # "training" are nouns more often than verbs)
-_FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
+FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
 
 
 # no cut before a relative word: what follows it has no subject of its own ("…, which made it
