@@ -111,8 +111,9 @@ def _tokens(text: str) -> list[str]:
 _QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)|``\s*[A-Z].*?(?:''|$)")
 # a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4",
 # 'Don't Come Around Here No More')
+_TITLE_NEGATORS = "Without|Never|No|Not|None|Nothing"  # negators that open titles, capitalised
 _NAME_NEGATOR = re.compile(
-    r"(?<=\S\s)['‘\"“]?(?:Without|Never|No|Not|None|Nothing|Nobody|[A-Z][a-z]*n['’]t)(?![\w'’])")
+    rf"(?<=\S\s)['‘\"“]?(?:{_TITLE_NEGATORS}|Nobody|[A-Z][a-z]*n['’]t)(?![\w'’])")
 _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
 
 
@@ -156,7 +157,7 @@ def _in_scope(clause: str, sentence: str) -> str:
 
 # a capitalised negator that opens a title the response names mid-sentence ("Without a Trace",
 # "Without Remorse"): at the start of a fact it is that title, not a negation
-_CAPITAL_NEGATOR = re.compile(r"\b(?:Without|No|Never|Not|Nothing|None)\s+\w+")
+_CAPITAL_NEGATOR = re.compile(rf"\b(?:{_TITLE_NEGATORS})\s+\w+")
 
 
 def _title_opening(fact: str, response: str) -> bool:
