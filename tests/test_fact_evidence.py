@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factgraph.stages.contradiction import contradiction, find_conflict
+from factgraph.stages.contradiction import aligned_clause, contradiction, find_conflict
 from factgraph.stages.fact_calibration import fit_logistic, load_calibration
 from factgraph.stages.fact_evidence import (
     FEATURES,
@@ -18,6 +18,7 @@ from factgraph.stages.fact_evidence import (
     names,
     nearest_sentences,
     stem,
+    stems,
 )
 
 RESPONSE = [
@@ -193,6 +194,25 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     found = contradiction("Some language models use nonparametric knowledge.",
                           "Some language models use parametric knowledge.", "")
     assert found is not None and found.slot == "antonym"
+
+
+def test_a_negator_reaches_over_or_within_its_clause() -> None:
+    """"did not build or open" negates "open" too; a comma ends the reach. The clause that
+    states the fact is read as written, so a negator before its "or" reaches a clause of
+    several pieces ("… or record assists in the cup, the league")."""
+    said = "The company did not build or open a factory in Ohio."
+    found = contradiction("The company opened a factory in Ohio.", said, said)
+    assert found is not None and found.slot == "negation"
+    assert contradiction("The company did not open a factory in Ohio.", said, said) is None
+    said = "The company did not build a factory, or open one in Ohio."  # the comma ends it
+    assert contradiction("The company opened a factory in Ohio.", said, said) is None
+    said = ("Memovic played well, but he did not score any goals or record assists in the "
+            "cup, the league or the friendlies.")
+    clause = aligned_clause(stems("Memovic records assists in the cup and the league."), said)
+    assert clause.text == "record assists in the cup, the league"
+    assert said[clause.start:].startswith(clause.text)
+    found = contradiction("Memovic records assists in the cup and the league.", said, said)
+    assert found is not None and found.slot == "negation"
 
 
 def test_temperatures_and_currency_signs_are_read_as_units() -> None:

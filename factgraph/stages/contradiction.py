@@ -37,6 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
@@ -118,22 +119,31 @@ _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-non
 
 
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
+_STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)")  # where a negator's reach over "or" ends
+_OR = frozenset({"or", "nor"})
 
 
 def _negated_words(text: str) -> list[str]:
     """The stems of the words ``text`` negates: for each negator, the next content word that
-    is not a number ("does not rely on" -> "rely"; "is not the 2010 winner" -> "winner"); empty
-    when nothing is negated. Titles (quoted, or a
+    is not a number ("does not rely on" -> "rely"; "is not the 2010 winner" -> "winner"), and
+    the next after each "or" / "nor" that follows it before a comma or a stop ("did not build
+    or open" -> "build", "open"); empty when nothing is negated. Titles (quoted, or a
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", _QUOTED.sub(" ", text)))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
-    toks = _tokens(_NO_NUMBER.sub("number ", plain))
     out = []
-    for i, t in enumerate(toks):
-        if t in NEGATORS:
-            nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
-                        and w.isalpha() and len(w) >= 3 and w not in STOPWORDS), None)
-            out.append(stem(nxt) if nxt else "")
+    # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
+    # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
+    for stretch in _STRETCH_END.split(_NO_NUMBER.sub("number ", plain)):
+        toks = _tokens(stretch)
+        negated_at = -1
+        for i, t in enumerate(toks):
+            if t in NEGATORS or (t in _OR and negated_at >= 0):
+                negated_at = i
+                nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
+                            and w.isalpha() and len(w) >= 3 and w not in STOPWORDS), None)
+                if t not in _OR or nxt:
+                    out.append(stem(nxt) if nxt else "")
     return out
 
 
@@ -146,13 +156,12 @@ def _negated(text: str) -> bool:
 _OPEN_NEGATION = re.compile(r"(?:\bnot|n't|\bnever)\b[^,;.:]*\bn?or\s*$", re.I)
 
 
-def _in_scope(clause: str, sentence: str) -> str:
-    """``clause``, with the negator that reaches it from earlier in ``sentence`` over "or"
-    (:data:`_OPEN_NEGATION`), so the clause reads as negated as the sentence says."""
-    at = sentence.find(clause)
-    before = sentence[:at] if at > 0 else ""
-    return f"not {clause}" if _OPEN_NEGATION.search(before) and not _negated_words(clause) \
-        else clause
+def _in_scope(clause: str, sentence: str, start: int) -> str:
+    """``clause`` (starting at offset ``start`` of ``sentence``), with the negator that reaches
+    it from earlier in the sentence over "or" (:data:`_OPEN_NEGATION`), so the clause reads as
+    negated as the sentence says."""
+    return f"not {clause}" if _OPEN_NEGATION.search(sentence[:start]) \
+        and not _negated_words(clause) else clause
 
 
 # a capitalised negator that opens a title the response names mid-sentence ("Without a Trace",
@@ -573,14 +582,22 @@ _CLAUSE = re.compile(r"\s*[;:()]\s*|,\s+|\s+(?:and|but|whereas|while|although|be
                      r"since|that|so|or|as|when|where|who|after|before|until|unless|if)\s+")
 
 
-def aligned_clause(fact_stems: list[str], sentence: str) -> str:
+class AlignedClause(NamedTuple):
+    """The stretch of a sentence that states a fact: its text as written, and where it starts."""
+
+    text: str
+    start: int
+
+
+def aligned_clause(fact_stems: list[str], sentence: str) -> AlignedClause:
     """The stretch of ``sentence`` that states the fact: the clause piece (cut at punctuation
     and at conjunctions and relative words) holding most of the fact's words, widened to a
     neighbouring piece while that adds a word of the fact — reaching over a short aside that
     adds none ("Maren Sanchez, 16, was stabbed": the age is no clause of its own). A "not"
     outside it says nothing about this fact ("… a warm winter, which was a setback since there
     was not much ice")."""
-    pieces = [c for c in _CLAUSE.split(sentence) if c and c.strip()] or [sentence]
+    spans = _pieces(sentence)
+    pieces = [sentence[a:b] for a, b in spans]
     want = set(fact_stems)
     have = [want & set(stems(c)) for c in pieces]
     short = [len(c.split()) <= SHORT_ASIDE for c in pieces]
@@ -610,7 +627,22 @@ def aligned_clause(fact_stems: list[str], sentence: str) -> str:
         else:
             hi = hi2
             got |= right
-    return " ".join(pieces[lo: hi + 1])
+    # as written, what lies between its pieces too ("did not start or score"): an "or" keeps
+    # a negator's reach (:func:`_negated_words`)
+    return AlignedClause(sentence[spans[lo][0]: spans[hi][1]], spans[lo][0])
+
+
+def _pieces(sentence: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of ``sentence``'s clause pieces (:data:`_CLAUSE` cuts them);
+    the whole sentence where it holds no cut."""
+    out, at = [], 0
+    for m in [*_CLAUSE.finditer(sentence), None]:
+        end = len(sentence) if m is None else m.start()
+        if sentence[at:end].strip():
+            out.append((at, end))
+        if m is not None:
+            at = m.end()
+    return out or [(0, len(sentence))]
 
 
 @lru_cache(maxsize=32)
@@ -647,10 +679,10 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     # the sentence carries the fact; the flip must be in the clause that states it
     share, size = _rest_share(fact_stems, set(), sentence_stems)
     if share >= CLAUSE_SHARE and size >= 3 and not _title_opening(fact, response):
-        found = _negation_conflict(fact, _in_scope(clause, sentence))
+        found = _negation_conflict(fact, _in_scope(clause.text, sentence, clause.start))
         if found is not None:
             return found
-    found = _antonym_conflict(_tokens(fact), _tokens(clause), fact_stems,
+    found = _antonym_conflict(_tokens(fact), _tokens(clause.text), fact_stems,
                               sentence_stems)
     if found is not None:
         return found
