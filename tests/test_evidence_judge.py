@@ -65,6 +65,25 @@ def test_given_facts_are_covered_missing_or_contradicted_with_their_sentence() -
     assert ev.parameters["calibration"]["name"] == "evidence-v2"
 
 
+def test_a_missing_fact_names_its_nearest_sentence_only_where_one_shares_its_words() -> None:
+    """ "nearest" quotes the sentence holding most of the fact's words; a fact that shares no
+    word with the answer has no nearest sentence (not the first one by default)."""
+    from factgraph.graph import analyze
+    from factgraph.graph.reasons import reasons
+
+    answer = "Metformin is the usual first drug for type 2 diabetes. Nausea is common at first."
+    facts = ["Long-term use can lower vitamin B12 levels.",
+             "Common side effects include nausea, diarrhoea and abdominal pain."]
+    ev = factgraph.evaluate("q", answer, facts=facts, judge="e2e-evidence")
+    assert _by_fact(ev) == {"f1": "missing", "f2": "missing"}
+    why = reasons(analyze(ev.graph))
+    by_fact = {s.metadata["fact_id"]: why.by_statement[s.id] for s in ev.graph.statements
+               if s.metadata.get("given")}
+    assert by_fact["f1"].response_statement_id is None and "nearest" not in by_fact["f1"].line()
+    assert by_fact["f2"].response_statement_id == "r2"
+    assert 'nearest [r2] "Nausea is common at first."' in by_fact["f2"].line()
+
+
 def test_without_the_check_a_contradicted_fact_is_judged_by_its_words() -> None:
     ev = factgraph.evaluate("q", ANSWER, facts=FACTS, method="e2e",
                             coverage_judge="evidence", contradiction_check=False)

@@ -229,8 +229,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
             relations.append(Relation(src=src, dst=f.id, label=RelationLabel.entails,
                                       probability=round(p, 6), method="evidence",
                                       metadata={"evidence": record}))
-        else:
+        elif ev.weighted_share > 0 or ev.similarity is not None:
             f.metadata["evidence"] = {**record, "nearest_sentence": src}
+        else:  # no sentence shares a word with it: the first sentence is no "nearest"
+            f.metadata["evidence"] = record
     session.count("evidence.facts", len(facts))
     graph = FactGraph(query=inp.query, statements=[*said, *facts], relations=relations)
     cov = analyze(graph)
