@@ -62,12 +62,14 @@ def content_words(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A light suffix-stripping stem, enough to match inflections ("sleeping", "slept" stay
-    apart; "sleeps", "sleeping" = "sleep"; "injuries" = "injury"; "studied" = "study").
-    Numbers are left as they are."""
+    apart; "sleeps", "sleeping" = "sleep"; "injuries" = "injury"; "studied" = "study"). An
+    "-es" goes whole only after ch, sh, x and z ("boxes" = "box"), else as an "-s" ("causes"
+    = "cause", "times" = "time"). Numbers are left as they are."""
     if not word.isalpha() or len(word) <= 3:
         return word
     for suffix, repl, min_len in (("ies", "y", 5), ("ied", "y", 5), ("sses", "ss", 5),
-                                  ("ing", "", 6), ("ed", "", 5), ("es", "", 5),
+                                  ("ing", "", 6), ("ed", "", 5), ("ches", "ch", 6),
+                                  ("shes", "sh", 6), ("xes", "x", 5), ("zes", "z", 5),
                                   ("ly", "", 6), ("s", "", 4)):
         if word.endswith(suffix) and len(word) >= min_len:
             if suffix == "s" and word.endswith(("ss", "us", "is")):

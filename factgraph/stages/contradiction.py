@@ -407,6 +407,15 @@ def _initials(text: str) -> set[str]:
     return out
 
 
+def _longer_acronym(name: str, initials: set[str], sentence: str) -> bool:
+    """Whether ``name`` is written in capitals in ``sentence`` (a plural "s" aside) and holds
+    the initials of a name of the fact: a longer name of the same one ("LLMs" for "Language
+    Models", "NASA" for "Space Administration")."""
+    core = name.removesuffix("s")
+    return any(len(x) >= 2 and x in core for x in initials) and bool(
+        re.search(rf"\b{re.escape(core.upper())}s?\b", sentence))
+
+
 def _neighbours(tokens: list[str], word: str) -> set[tuple[int, str]]:
     return {(d, tokens[i + d]) for i, t in enumerate(tokens) if t == word
             for d in (-1, 1) if 0 <= i + d < len(tokens)}
@@ -477,7 +486,8 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
         return None
     short = _initials(fact)
     others = [m for m in _names(sentence, first=True) if m not in fact_names and m not in short
-              and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)]
+              and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)
+              and not _longer_acronym(m, short, sentence)]
     if not others:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]
