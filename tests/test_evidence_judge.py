@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,43 @@ def test_a_missing_fact_names_its_nearest_sentence_only_where_one_shares_its_wor
     assert by_fact["f1"].response_statement_id is None and "nearest" not in by_fact["f1"].line()
     assert by_fact["f2"].response_statement_id == "r2"
     assert 'nearest [r2] "Nausea is common at first."' in by_fact["f2"].line()
+
+
+SELF_STATED = [
+    # the clause read for the fact is narrower than the sentence that negates its word too
+    "The detector learns to tell 'memorized' samples (those that were part of the training data "
+    "and were reproduced by the model) from 'fresh' ones (new samples that were not part of the "
+    "training data).",
+    # the first sentence holding every word of the fact says otherwise; a later one states it
+    "One method uses neural machine translation, where word alignments or parallel corpora are "
+    "needed. Another method is trained on monolingual text only. This method does not use word "
+    "alignments.",
+    'The difference between "look up" and "look for" is that "look up" means you assume the '
+    'thing exists and you know where to find it, while "look for" means the thing may or may '
+    "not exist.",
+]
+
+
+@pytest.mark.parametrize("text", SELF_STATED)
+def test_a_text_judged_against_itself_states_every_fact(text: str) -> None:
+    ev = factgraph.evaluate("", text, [text], judge="e2e-evidence")
+    assert not [r for r in ev.graph.relations if r.label.value == "contradicts"]
+    assert ev.scores["comprehensiveness"] == 1.0
+
+
+def test_no_dev_answer_or_reference_contradicts_itself(shared_data: Path) -> None:
+    """Every RAGChecker dev reference and answer judged against itself: no fact is called
+    contradicted (a false alarm by construction)."""
+    from factgraph.datasets.pairwise import load_pairwise
+
+    rows = load_pairwise(shared_data / "ragchecker" / "meta_eval_dev.jsonl.gz")
+    texts = [t for t in dict.fromkeys(x for i in rows for x in (
+        i.gt_answer or "", i.model1.response, i.model2.response)) if t.strip()]
+    assert len(texts) >= 240
+    flagged = [t[:80] for t in texts if any(
+        r.label.value == "contradicts"
+        for r in factgraph.evaluate("", t, [t], judge="e2e-evidence").graph.relations)]
+    assert flagged == []
 
 
 def test_without_the_check_a_contradicted_fact_is_judged_by_its_words() -> None:

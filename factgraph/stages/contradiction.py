@@ -690,7 +690,10 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     share, size = _rest_share(fact_stems, set(), sentence_stems)
     if share >= CLAUSE_SHARE and size >= 3 and not _title_opening(fact, response):
         found = _negation_conflict(fact, _in_scope(clause.text, sentence, clause.start))
-        if found is not None:
+        # a word the fact negates that the sentence negates too: the clause read was too narrow
+        # ("… and 'non-memorized' ones, which were not part of the training data")
+        if found is not None and not (found.fact_value == "not" and set(
+                w for w in _negated_words(fact) if w) <= set(_negated_words(sentence))):
             return found
     found = _antonym_conflict(_tokens(fact), _tokens(clause.text), fact_stems,
                               sentence_stems)
@@ -712,7 +715,9 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     (the changed word was the fact's rarest), and an answer may state a fact in one sentence
     and otherwise in another; so every other sentence holding at least
     ``OTHER_SENTENCE_SHARE`` of the fact's words is checked next, most words first — unless
-    the aligned sentence holds every word of the fact and so states it. A fact of several
+    the aligned sentence holds every word of the fact and so states it. A conflict in the
+    aligned sentence stands only where no other sentence holding every word of the fact
+    states it as the fact does. A fact of several
     clauses whose whole shows no conflict has each clause (:data:`CLAUSE_WORDS` content words
     or more) checked against the aligned sentence for another number, a flipped negation or
     an antonym, where the clause has a verb besides the word in conflict: "The reactor had a
@@ -739,13 +744,20 @@ def _conflict_of(fact: str, index: ResponseIndex, aligned: int, response: str
     """:func:`find_conflict` for the fact as one piece."""
     if aligned < 0:
         return None
+    words = stems(fact)
+    shares = [sum(w in have for w in words) / len(words) for have in index.sentence_sets] \
+        if words else []
     found = contradiction(fact, index.sentences[aligned], response)
     if found is not None:
-        return aligned, found
-    words = stems(fact)
+        # a sentence that holds every word of the fact and states it as the fact does: the
+        # fact is stated, as where the aligned sentence holds them all (alignment breaks ties
+        # by order, so the sentence that states it may come second)
+        if not any(shares[k] >= 1.0 and contradiction(fact, index.sentences[k], response) is None
+                   for k in range(len(shares)) if k != aligned):
+            return aligned, found
+        return None
     if not words:
         return None
-    shares = [sum(w in have for w in words) / len(words) for have in index.sentence_sets]
     if shares[aligned] >= 1.0:
         return None
     for k in sorted(range(len(shares)), key=lambda k: -shares[k]):
