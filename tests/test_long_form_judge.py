@@ -42,6 +42,12 @@ def test_clauses_cut_sentences_at_boundaries_into_three_content_words_or_more() 
     assert split_facts(s) == ["The dam built in 1936 on the Colorado river", "holds Lake Mead",
                               "it supplies water to three states."]
     assert split_facts(s, unit="sentence") == [s]
+    # a number whose thousands a tokeniser set apart is one number, not a clause break; a year
+    # before a comma is no thousands group
+    assert split_facts("Just 28 of 700 , 000 babies born in 2013 were given the name . "
+                       "In 2010 , 500 people came to the town fair.") == [
+        "Just 28 of 700,000 babies born in 2013 were given the name .",
+        "In 2010 500 people came to the town fair."]
 
 
 def test_word_share_is_the_share_of_content_words() -> None:
