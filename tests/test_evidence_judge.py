@@ -295,6 +295,30 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
     ]
 
 
+@pytest.mark.parametrize(("text", "statements"), [
+    # a clause that opens with a subordinator, after a sentence adverb too, reads on into its
+    # main clause
+    ("Conversely, if the dose is doubled, the patient's blood pressure drops sharply.",
+     ["Conversely, if the dose is doubled, the patient's blood pressure drops sharply."]),
+    ("When the dough has doubled in size after two hours, it is ready to be shaped into loaves.",
+     ["When the dough has doubled in size after two hours, it is ready to be shaped into "
+      "loaves."]),
+    # a subject whose only verbs stand in an aside keeps its predicate; "especially in …" is an
+    # adverbial, no statement
+    ("Older engines, while having fewer moving parts than new ones, still need regular "
+     "servicing, especially in cold climates.",
+     ["Older engines, while having fewer moving parts than new ones, still need regular "
+      "servicing, especially in cold climates."]),
+    ("Index funds, like those offered by large brokers [2], charge lower fees than active "
+     "funds, while active funds try to beat the market.",
+     ["Index funds, like those offered by large brokers, charge lower fees than active funds.",
+      "Active funds try to beat the market."]),
+])
+def test_a_dependent_clause_or_an_aside_is_no_statement(text: str, statements: list[str]
+                                                          ) -> None:
+    assert reference_facts(text) == statements
+
+
 def test_a_bracketed_aside_is_never_a_cut() -> None:
     text = ("Large Language Models (LLMs) have displayed a strong potential for translation. "
             "One approach is User Satisfaction Modeling (USM; Sun et al., 2021), and it "

@@ -193,6 +193,15 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     # an acronym of part of a name is that name ("The United States" gives "US")
     same = "The US entered the war in 1917."
     assert contradiction("The United States entered the war in 1917.", same, same) is None
+    # "is only doubled when stressed" agrees with "is not doubled" under another condition
+    said = ("In British English the letter is often doubled, whereas in American English the "
+            "letter is only doubled when the syllable is stressed.")
+    assert contradiction("If the stress is on the first syllable, the letter is not doubled in "
+                         "American English.", said, said) is None
+    said = "In American English the letter is doubled when the syllable is stressed."
+    found = contradiction("In American English the letter is not doubled when the syllable is "
+                          "stressed.", said, said)
+    assert found is not None and found.slot == "negation"
     # an acronym in capitals that holds a name's initials is a longer name of the same one
     fact = ("There are several approaches to extend existing Language Models to languages with "
             "limited resources.")

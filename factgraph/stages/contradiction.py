@@ -192,6 +192,11 @@ def _negation_conflict(fact: str, clause: str) -> Conflict | None:
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
     if not any(w and w in set(stems(other)) for w in negated):
         return None
+    # "is only doubled when stressed" says it is not doubled otherwise: a restricted
+    # affirmation agrees with a negation under another condition
+    toks = _tokens(other)
+    if any(stem(t) in negated and "only" in toks[max(0, i - 2): i] for i, t in enumerate(toks)):
+        return None
     return Conflict("negation", "not" if in_fact else "(affirmed)",
                     "not" if in_clause else "(affirmed)")
 

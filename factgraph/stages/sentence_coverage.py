@@ -338,7 +338,9 @@ def _opens_clause(before: str, after: str) -> bool:
     return not (last[:1].isupper() and first[:1].isupper())
 
 
-_PREPOSITION_FIRST = re.compile(r"\s*(?:by|through|with|without|after|before|upon|despite|in|"
+_PREPOSITION_FIRST = re.compile(r"\s*(?:(?:especially|particularly|notably|mainly|mostly|"
+                                r"largely|primarily|partly|even|only)\s+)?"
+                                r"(?:by|through|with|without|after|before|upon|despite|in|"
                                 r"on|for|from|via|between|among|during|across|within|"
                                 r"according)\s", re.I)
 
@@ -356,11 +358,42 @@ def _adverbial(piece: str) -> bool:
         start = _first_verb(part)
         if start is None:
             continue
-        word = part[start:].split(maxsplit=1)[0].lower()
+        word = part[start:].split(maxsplit=1)[0].lower().strip(".,;:!?\"'”’)")
         if not _PREPOSITION_FIRST.match(part) or word in _IRREGULAR_S or not (
                 _INFLECTED.match(word) or word in ("being", "having")):
             return False
     return True
+
+
+# a clause that cannot stand alone: it opens with a subordinator, after a sentence adverb
+# ("Conversely, if the stress is on the second syllable")
+_DEPENDENT_OPENING = re.compile(
+    r"\s*(?:[a-z]+ly\s*,\s*|(?:however|conversely|similarly|likewise|instead|thus|hence|also)"
+    r"\s*,?\s*)?(?:if|when|whenever|unless|although|though|because|since|once|whether|until)"
+    r"\s", re.I)
+# an aside inside a piece: a comma, then a word that opens a modifier or a dependent clause,
+# up to the next comma ("Convolutional layers, while having fewer parameters, …";
+# "Rule-based approaches, like those used in the CFQ dataset, …")
+_ASIDE_AFTER_COMMA = re.compile(
+    r",\s+(?:like|such\s+as|including|while|whereas|when|although|though|if|unless|because|"
+    r"since|after|before|without|especially|particularly|notably)\s[^,]*", re.I)
+
+
+def _dependent(piece: str) -> bool:
+    """Whether ``piece`` is no clause of its own: it opens with a subordinator (after a
+    sentence adverb: "Conversely, if the stress is on the second syllable"), or its only verbs
+    stand in asides that follow a comma ("Convolutional layers, while having fewer
+    parameters than fully-connected layers"; "Rule-based approaches, like those used in the
+    CFQ dataset"). It reads on into the next piece, which holds its main clause."""
+    if _DEPENDENT_OPENING.match(piece):
+        return True
+    rest = _ASIDE_AFTER_COMMA.sub(" ", piece)
+    if rest == piece:
+        return False
+    # a word in -s / -es that ends what is left is the subject's noun, and a word in -ed after
+    # a hyphen a modifier ("Rule-based approaches")
+    return not any(FINITE_VERB.fullmatch(m.group(0)) or rest[m.end():].strip(" ,.;:")
+                   for m in VERB_CUE.finditer(rest) if rest[m.start() - 1: m.start()] != "-")
 
 
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
@@ -377,13 +410,15 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     on either side (:func:`_opens_clause`): "both monolingual and bilingual objectives" and
     "WEBNLG and ROTOWIRE could be used" stay whole. A piece that opens with a preposition and
     whose only "verbs" are words in -ing or -s is an adverbial (:func:`_adverbial`) and reads
-    on into its statement. A label ("Key findings:") and a question make no statement."""
+    on into its statement, and so does a dependent piece (:func:`_dependent`: "Conversely, if
+    the stress is on the second syllable", "Rule-based approaches, like those used in CFQ").
+    A label ("Key findings:") and a question make no statement."""
     breaks = re.compile(f"({(_CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK).pattern})")
     out: list[str] = []
 
     def whole(piece: str) -> bool:
         return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece)) \
-            and not _adverbial(piece)
+            and not _adverbial(piece) and not _dependent(piece)
 
     for sentence in split_sentences(text):
         masked, asides = _mask_brackets(sentence)
