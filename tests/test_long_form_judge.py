@@ -35,6 +35,20 @@ def test_sentences_drop_citations_and_list_markers() -> None:
                                      "Irrigation of dry fields"]
 
 
+def test_sentences_stop_at_a_list_of_works_cited() -> None:
+    """A list of works cited states no fact: from a "References" line on, and each line that
+    opens with a citation number and reads as an entry (pages, a year, a quoted title)."""
+    text = ("Dams hold water [1]. They make power [2].\n\nReferences:\n[1] A. Berg, \"Dams,\" "
+            "J. Hydro., vol. 3, pp. 1-9, 2019.\n[2] Lund, K. (2020). Power.")
+    assert split_sentences(text) == ["Dams hold water.", "They make power."]
+    text = ("Dams hold water [1].\n\n[1] A. Berg and K. Lund, \"Dams and rivers,\" in Proc. "
+            "Hydro 2019, pp. 515-520.\n[2] Dams also make power for nearby towns.")
+    assert split_sentences(text) == ["Dams hold water.", "Dams also make power for nearby towns."]
+    # a text that is only a list keeps it; "Sources of power" is no list of works cited
+    assert split_sentences("Sources of power include dams and wind farms.") == [
+        "Sources of power include dams and wind farms."]
+
+
 def test_clauses_cut_sentences_at_boundaries_into_three_content_words_or_more() -> None:
     s = ("The dam, built in 1936 on the Colorado river, holds Lake Mead and it supplies "
          "water to three states.")

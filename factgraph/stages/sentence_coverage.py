@@ -58,11 +58,29 @@ def _join_abbreviations(pieces: list[str]) -> list[str]:
     return out
 
 
+# a line that opens a list of the works cited: what follows it states no fact
+_REFERENCE_LIST = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:references|bibliography|works\s+cited|sources)"
+    r"(?:\*\*|__)?[ \t]*(?::|$)", re.I | re.M)
+
+
+# a line that opens with a citation number and reads as an entry of a list of works cited
+# (pages, a volume, a year in brackets or at its end, a quoted title before a comma)
+_BIBLIOGRAPHY_ENTRY = re.compile(
+    r"^[ \t]*\[\d+\][ \t]+(?=[^\n]*(?:\bpp\.\s*\d|\bvol\.\s*\d|\(\d{4}\)|\b(?:1[89]|20)\d\d\.?"
+    r"[ \t]*$|,[\"”]))[^\n]*$", re.M)
+
+
 def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
     """The sentences of ``text`` (see module docstring), in order; a Markdown heading is none,
-    an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, and a piece with fewer than
-    ``min_content_words`` content words is joined to the sentence before it (or after it,
-    at the start)."""
+    an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, a list of works cited (from a
+    line that opens with "References" / "Sources" / "Bibliography" on) holds none, and a piece
+    with fewer than ``min_content_words`` content words is joined to the sentence before it
+    (or after it, at the start)."""
+    cited = _REFERENCE_LIST.search(text)
+    if cited is not None and text[: cited.start()].strip():
+        text = text[: cited.start()]
+    text = _BIBLIOGRAPHY_ENTRY.sub("", text)
     # a heading ("## Causes") names what follows: no sentence, and not glued to the next one
     plain = _EMPHASIS.sub("", _CITATION.sub("", _HEADING.sub("", text)))
     pieces = [p.strip() for line in _lead_ins_read_on(plain.splitlines())
@@ -195,8 +213,10 @@ _CLAUSE_STATEMENT_BREAK = re.compile(
 _AUXILIARY = ("is|are|was|were|has|have|had|does|did|can|could|will|would|may|might|must|"
               "should")
 _SUBJECTLESS = re.compile(
-    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to|or)"
-    r"\b|[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-hj-rtv-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
+    rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to|or|"
+    r"rather\s+than|instead\s+of)"
+    r"\b|(?:(?:often|thus|hence|thereby|further|still|also|then|therefore|even|mostly|largely|"
+    r"mainly|partly|particularly|especially)\s+)?[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-hj-rtv-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
     r"those|his|her|more|less)\b)")
 
 
@@ -251,6 +271,8 @@ def _first_verb(statement: str) -> int | None:
     …")."""
     for m in VERB_CUE.finditer(statement):
         word = m.group(0)
+        if statement[m.start() - 1: m.start()] == "-":  # "few-shot", "well-known": a compound
+            continue
         if not _INFLECTED.match(word) or word.lower() in _IRREGULAR_S:
             return m.start()
         before = statement[: m.start()].rsplit(",", 1)[-1].split()
@@ -342,7 +364,7 @@ _PREPOSITION_FIRST = re.compile(r"\s*(?:(?:especially|particularly|notably|mainl
                                 r"largely|primarily|partly|even|only)\s+)?"
                                 r"(?:by|through|with|without|after|before|upon|despite|in|"
                                 r"on|for|from|via|between|among|during|across|within|"
-                                r"according)\s", re.I)
+                                r"according|regarding|concerning|unlike|besides|beyond)\s", re.I)
 
 
 def _adverbial(piece: str) -> bool:
@@ -369,14 +391,17 @@ def _adverbial(piece: str) -> bool:
 # ("Conversely, if the stress is on the second syllable")
 _DEPENDENT_OPENING = re.compile(
     r"\s*(?:[a-z]+ly\s*,\s*|(?:however|conversely|similarly|likewise|instead|thus|hence|also)"
-    r"\s*,?\s*)?(?:if|when|whenever|unless|although|though|because|since|once|whether|until)"
+    r"\s*,?\s*)?(?:even\s+)?(?:if|when|whenever|unless|although|though|because|since|once|"
+    r"whether|until)"
     r"\s", re.I)
 # an aside inside a piece: a comma, then a word that opens a modifier or a dependent clause,
 # up to the next comma ("Convolutional layers, while having fewer parameters, …";
 # "Rule-based approaches, like those used in the CFQ dataset, …")
 _ASIDE_AFTER_COMMA = re.compile(
     r",\s+(?:like|such\s+as|including|while|whereas|when|although|though|if|unless|because|"
-    r"since|after|before|without|especially|particularly|notably)\s[^,]*", re.I)
+    r"since|after|before|without|especially|particularly|notably|as|however|therefore|"
+    r"moreover|furthermore|thus|hence|for\s+example|for\s+instance|in\s+fact|in\s+turn)"
+    r"(?:\s[^,]*|(?=,)|$)", re.I)
 
 
 def _dependent(piece: str) -> bool:
