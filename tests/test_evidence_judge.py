@@ -313,6 +313,25 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
      "funds, while active funds try to beat the market.",
      ["Index funds, like those offered by large brokers, charge lower fees than active funds.",
       "Active funds try to beat the market."]),
+    # a participle after a comma stays with its clause, an adverb before it too; an aside
+    # opened by "as" or "however" leaves its subject waiting for its verb
+    ("The drug lowers blood pressure within hours, often reaching normal levels by evening.",
+     ["The drug lowers blood pressure within hours, often reaching normal levels by evening."]),
+    ("The new engines, however, still need regular servicing in cold climates.",
+     ["The new engines, however, still need regular servicing in cold climates."]),
+    ("Another design, as proposed by the city council, includes a cycle lane on each side.",
+     ["Another design, as proposed by the city council, includes a cycle lane on each side."]),
+    # a list of nouns in -s / -ing is no clause; an apposition goes back to its statement
+    # before a second verb of that statement
+    ("To cut costs, the firm can combine outsourcing with other measures such as automation, "
+     "energy saving, and staff training.",
+     ["To cut costs, the firm can combine outsourcing with other measures such as automation, "
+      "energy saving, and staff training."]),
+    ("The striker scored 30 goals, a club record, and won the golden boot.",
+     ["The striker scored 30 goals, a club record, and won the golden boot."]),
+    # "This involves …": a verb in -s after "this" / "it" agrees with it
+    ("This involves simulating heavy rain on the test track, and can reveal weak tyres.",
+     ["This involves simulating heavy rain on the test track.", "This can reveal weak tyres."]),
 ])
 def test_a_dependent_clause_or_an_aside_is_no_statement(text: str, statements: list[str]
                                                           ) -> None:

@@ -196,6 +196,7 @@ VERB_CUE = re.compile(
 # a verb beyond doubt: one of VERB_CUE's own words or a word in -ed (in a list item "tasks" and
 # "training" are nouns more often than verbs)
 FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
+_VERB_WORD = re.compile(rf"\s*(?:{_VERB_WORDS})\b")  # a piece that opens with one of them
 
 
 # no cut before a relative word: what follows it has no subject of its own ("…, which made it
@@ -231,8 +232,11 @@ _S_WORD_THEN = re.compile(r"\s*[a-z]{2,}[a-hj-rtv-z]s\s+([\w'-]+)")
 def _subjectless(piece: str, joint: str) -> bool:
     """Whether ``piece`` opens with a verb, not a subject (:data:`_SUBJECTLESS`); after "and" /
     "but", also a word in -s before a word that is no verb ("… but requires language-specific
-    adaptation"; "and models can handle …" has its subject)."""
+    adaptation"; "and models can handle …" has its subject), and a verb of its own list
+    ("… and won the golden boot")."""
     if _SUBJECTLESS.match(piece) or (joint.strip() == "," and _S_VERB_PREPOSITION.match(piece)):
+        return True
+    if _CONJUNCTION.search(joint) and _VERB_WORD.match(piece):
         return True
     m = _S_WORD_THEN.match(piece) if _CONJUNCTION.search(joint) else None
     return m is not None and VERB_CUE.fullmatch(m.group(1)) is None
@@ -279,7 +283,9 @@ def _first_verb(statement: str) -> int | None:
         after = statement[m.end():].split(maxsplit=1)
         nxt = after[0].strip(".,;:\"'”’").lower() if after else ""
         if len(before) >= 2 or not nxt or nxt in _AFTER_A_VERB or nxt.endswith("ly") \
-                or nxt[:1].isdigit():
+                or nxt[:1].isdigit() or (word.lower().endswith("s") and [
+                    w.lower() for w in before] in (["it"], ["this"], ["that"], ["he"], ["she"])):
+            # "This involves …": a word in -s after "it" / "this" / "he" agrees with it
             return m.start()
     return None
 
@@ -421,6 +427,29 @@ def _dependent(piece: str) -> bool:
                    for m in VERB_CUE.finditer(rest) if rest[m.start() - 1: m.start()] != "-")
 
 
+SHORT_ITEM_WORDS = 3  # an item of a list of nouns: "interpretability requirements"
+_CLAUSE_DUE = re.compile(r"\b(?:while|whereas|although|because)\s*$", re.I)
+
+
+def _has_verb(piece: str) -> bool:
+    """Whether ``piece`` holds a verb: one of :data:`FINITE_VERB` (not after a hyphen:
+    "rule-based"), or its first verb (:func:`_first_verb`) with a word after it — a word in
+    -s that ends a piece after one other word is a plural noun ("interpretability
+    requirements", "Huffman coding")."""
+    if any(piece[m.start() - 1: m.start()] != "-" for m in FINITE_VERB.finditer(piece)):
+        return True
+    if len(piece.rsplit(",", 1)[-1].split()) > SHORT_ITEM_WORDS:
+        # longer than an item of a list: a clause whose verb no cue reads ("Parametric
+        # models capture general patterns")
+        return VERB_CUE.search(piece) is not None
+    start = _first_verb(piece)
+    if start is None:
+        return False
+    after = piece[start:].split(maxsplit=1)  # a word after it, not a comma or a stop
+    return len(after) == 2 and not after[0].endswith((",", ".", ";", ":")) and bool(
+        after[1].strip(" .,;:!?\"'”’)"))
+
+
 def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -> list[str]:
     """The facts of a reference as self-contained statements (the ``evidence`` judge): its
     sentences (:func:`split_sentences`: "No. 4" and "U.S." do not end one), each cut where a
@@ -441,8 +470,11 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     breaks = re.compile(f"({(_CLAUSE_STATEMENT_BREAK if fine else _STATEMENT_BREAK).pattern})")
     out: list[str] = []
 
-    def whole(piece: str) -> bool:
-        return len(content_words(piece)) >= min_content_words and bool(VERB_CUE.search(piece)) \
+    def whole(piece: str, clause_due: bool = False) -> bool:
+        # where a clause is due (after "while" / "whereas" / "although" / "because", or a
+        # predicate after "and") any verb cue will do ("…, while active funds try to …")
+        verb = VERB_CUE.search(piece) if clause_due else _has_verb(piece)
+        return len(content_words(piece)) >= min_content_words and bool(verb) \
             and not _adverbial(piece) and not _dependent(piece)
 
     for sentence in split_sentences(text):
@@ -456,8 +488,12 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 continue
             if not cell.strip():
                 continue
-            if carry and pieces and any(c in joint for c in ";:()"):
-                # a strong break ends the list a verbless piece belongs to: it goes back
+            if carry and pieces and (any(c in joint for c in ";:()") or (
+                    _CONJUNCTION.search(joint) and (_AUXILIARY_AT.match(cell)
+                                                    or _VERB_WORD.match(cell)))):
+                # a strong break ends the list a verbless piece belongs to, and a second verb
+                # of the statement before follows an apposition ("scored 30 goals, a club
+                # record, and won …"): it goes back
                 pieces[-1] = f"{pieces[-1]}{carry_joint}{carry}"
                 carry = ""
             if carry:  # a piece without its own verb reads on into the next ("28 firefighters
@@ -469,7 +505,7 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 # ("…, ensuring that …", "…, including GPT-3") stays where it is
                 subject = _borrowed_subject(pieces[-1], cell) if _CONJUNCTION.search(
                     joint) else None
-                if subject is not None and whole(cell):
+                if subject is not None and whole(cell, clause_due=True):
                     pieces.append(f"{subject} {cell.strip()}")
                 else:
                     pieces[-1] = f"{pieces[-1]}{joint}{cell}"
@@ -480,7 +516,7 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 # ("both monolingual and bilingual objectives", "WEBNLG and ROTOWIRE could …")
                 pieces[-1] = f"{pieces[-1]}{joint}{cell}"
                 continue
-            if whole(cell):
+            if whole(cell, bool(_CLAUSE_DUE.search(joint))):
                 pieces.append(cell.strip())
                 carry = ""
             else:
