@@ -329,6 +329,18 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
       "energy saving, and staff training."]),
     ("The striker scored 30 goals, a club record, and won the golden boot.",
      ["The striker scored 30 goals, a club record, and won the golden boot."]),
+    # "as" opens a dependent clause or an aside; a main clause after it stands ("As the price
+    # rose, …"); a quoted word is mentioned, not used as a verb
+    ("The bridge was closed for a week, as its cables had to be replaced.",
+     ["The bridge was closed for a week, as its cables had to be replaced."]),
+    ("As the price of copper rose, the firm switched to aluminium wiring, but sales fell "
+     "sharply in the north.",
+     ["As the price of copper rose, the firm switched to aluminium wiring.",
+      "Sales fell sharply in the north."]),
+    ('In British English the past tense doubles the letter, as in "travelled", "labelled", '
+     '"cancelled".',
+     ['In British English the past tense doubles the letter, as in "travelled", "labelled", '
+      '"cancelled".']),
     # "This involves …": a verb in -s after "this" / "it" agrees with it
     ("This involves simulating heavy rain on the test track, and can reveal weak tyres.",
      ["This involves simulating heavy rain on the test track.", "This can reveal weak tyres."]),

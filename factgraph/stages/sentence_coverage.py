@@ -396,9 +396,9 @@ def _adverbial(piece: str) -> bool:
 # a clause that cannot stand alone: it opens with a subordinator, after a sentence adverb
 # ("Conversely, if the stress is on the second syllable")
 _DEPENDENT_OPENING = re.compile(
-    r"\s*(?:[a-z]+ly\s*,\s*|(?:however|conversely|similarly|likewise|instead|thus|hence|also)"
+    r"\s*(?:[a-z]+ly\s*,?\s*|(?:however|conversely|similarly|likewise|instead|thus|hence|also)"
     r"\s*,?\s*)?(?:even\s+)?(?:if|when|whenever|unless|although|though|because|since|once|"
-    r"whether|until)"
+    r"whether|until|as)"
     r"\s", re.I)
 # an aside inside a piece: a comma, then a word that opens a modifier or a dependent clause,
 # up to the next comma ("Convolutional layers, while having fewer parameters, …";
@@ -417,7 +417,13 @@ def _dependent(piece: str) -> bool:
     parameters than fully-connected layers"; "Rule-based approaches, like those used in the
     CFQ dataset"). It reads on into the next piece, which holds its main clause."""
     if _DEPENDENT_OPENING.match(piece):
-        return True
+        # "As X grows, Y falls" has its main clause after the comma; "Even when X, could be
+        # due to Y" has none
+        head, _, last = piece.rpartition(",")
+        last = re.sub(r"^\s*(?:and|but|or)\s+", "", last)
+        if not head or _SUBJECTLESS.match(last) or _DEPENDENT_OPENING.match(last) \
+                or not VERB_CUE.search(last):
+            return True
     rest = _ASIDE_AFTER_COMMA.sub(" ", piece)
     if rest == piece:
         return False
@@ -427,6 +433,7 @@ def _dependent(piece: str) -> bool:
                    for m in VERB_CUE.finditer(rest) if rest[m.start() - 1: m.start()] != "-")
 
 
+_QUOTED_WORDS = re.compile(r"\"[^\"]*\"|“[^”]*”")
 SHORT_ITEM_WORDS = 3  # an item of a list of nouns: "interpretability requirements"
 _CLAUSE_DUE = re.compile(r"\b(?:while|whereas|although|because)\s*$", re.I)
 
@@ -473,7 +480,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
     def whole(piece: str, clause_due: bool = False) -> bool:
         # where a clause is due (after "while" / "whereas" / "although" / "because", or a
         # predicate after "and") any verb cue will do ("…, while active funds try to …")
-        verb = VERB_CUE.search(piece) if clause_due else _has_verb(piece)
+        said = _QUOTED_WORDS.sub(" ", piece)  # a word in quotes is mentioned, not used
+        verb = VERB_CUE.search(said) if clause_due else _has_verb(said)
         return len(content_words(piece)) >= min_content_words and bool(verb) \
             and not _adverbial(piece) and not _dependent(piece)
 
@@ -488,9 +496,9 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 continue
             if not cell.strip():
                 continue
-            if carry and pieces and (any(c in joint for c in ";:()") or (
-                    _CONJUNCTION.search(joint) and (_AUXILIARY_AT.match(cell)
-                                                    or _VERB_WORD.match(cell)))):
+            if carry and pieces and (any(c in joint for c in ";:()") or _CLAUSE_DUE.search(
+                    joint) or (_CONJUNCTION.search(joint) and (_AUXILIARY_AT.match(cell)
+                                                               or _VERB_WORD.match(cell)))):
                 # a strong break ends the list a verbless piece belongs to, and a second verb
                 # of the statement before follows an apposition ("scored 30 goals, a club
                 # record, and won …"): it goes back
