@@ -341,6 +341,15 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
      '"cancelled".',
      ['In British English the past tense doubles the letter, as in "travelled", "labelled", '
       '"cancelled".']),
+    # an aside that a participle or a second verb follows goes back to its statement
+    ("Manchester City won the league in 2023, their third title in a row, and also lifted "
+     "the Champions League trophy.",
+     ["Manchester City won the league in 2023, their third title in a row, and also lifted "
+      "the Champions League trophy."]),
+    ("The company reported revenue of $4.2 billion, up 12% from last year, driven by strong "
+     "cloud sales.",
+     ["The company reported revenue of $4.2 billion, up 12% from last year, driven by strong "
+      "cloud sales."]),
     # "This involves …": a verb in -s after "this" / "it" agrees with it
     ("This involves simulating heavy rain on the test track, and can reveal weak tyres.",
      ["This involves simulating heavy rain on the test track.", "This can reveal weak tyres."]),

@@ -217,7 +217,9 @@ _SUBJECTLESS = re.compile(
     rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to|or|"
     r"rather\s+than|instead\s+of)"
     r"\b|(?:(?:often|thus|hence|thereby|further|still|also|then|therefore|even|mostly|largely|"
-    r"mainly|partly|particularly|especially)\s+)?[a-z]{3,}(?:ed|ing)\b|[a-z]{2,}[a-hj-rtv-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
+    r"mainly|partly|particularly|especially)\s+)?(?:[a-z]{3,}(?:ed|ing)|driven|given|taken|"
+    r"written|chosen|known|shown|seen|grown|drawn|thrown|broken|spoken|frozen|hidden|fallen|"
+    r"begun|led|made|found|held|built|kept|brought|caught|taught|sold|told|spent|sent|paid)\b|[a-z]{2,}[a-hj-rtv-z]s\s+(?:a|an|the|it|its|them|their|this|that|these|"
     r"those|his|her|more|less)\b)")
 
 
@@ -294,6 +296,10 @@ _ADVERBS = frozenset({"also", "then", "further", "often", "thus", "still", "now"
                       "later", "only", "even", "never", "always", "usually", "not"})
 _RELATIVE = re.compile(r"\b(?:which|who|whom|whose|where|that)\b", re.I)
 _AUXILIARY_AT = re.compile(rf"\s*(?:{_AUXILIARY})\b")
+# a second verb of the statement before, an adverb before it too ("… and also lifted …")
+_PREDICATE_START = re.compile(
+    rf"\s*(?:(?:also|then|later|still|subsequently|eventually|again|further|soon)\s+)?"
+    rf"(?:{_AUXILIARY}|{_VERB_WORDS}|[a-z]{{3,}}ed)\b")
 _BE_OR_HAVE = re.compile(r"(?:is|are|was|were|has|have|had)(?:\s+been)?\b")
 
 
@@ -497,8 +503,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
             if not cell.strip():
                 continue
             if carry and pieces and (any(c in joint for c in ";:()") or _CLAUSE_DUE.search(
-                    joint) or (_CONJUNCTION.search(joint) and (_AUXILIARY_AT.match(cell)
-                                                               or _VERB_WORD.match(cell)))):
+                    joint) or (_CONJUNCTION.search(joint) and _PREDICATE_START.match(cell))
+                    or (joint.strip() == "," and _SUBJECTLESS.match(cell))):
                 # a strong break ends the list a verbless piece belongs to, and a second verb
                 # of the statement before follows an apposition ("scored 30 goals, a club
                 # record, and won …"): it goes back
