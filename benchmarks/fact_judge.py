@@ -68,7 +68,7 @@ from factgraph.stages.fact_evidence import (
     feature_vector,
     stems,
 )
-from factgraph.stages.sentence_coverage import VERB_CUE, split_sentences
+from factgraph.stages.text_units import VERB_CUE, split_sentences
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repo
 REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"

@@ -50,7 +50,7 @@ from factgraph.stages.fact_evidence import (
     fact_evidence,
     feature_vector,
 )
-from factgraph.stages.sentence_coverage import split_sentences
+from factgraph.stages.text_units import split_sentences
 
 BANDS = [(lo, hi) for lo in (0.1, 0.15, 0.2, 0.25, 0.3) for hi in (0.6, 0.65, 0.7, 0.75, 0.8)]
 MAX_ASKED = 0.5  # the bar: at most half of the facts go to the model

@@ -12,7 +12,7 @@ import pytest
 
 from factgraph.backends.factory import load_embedding_backend
 from factgraph.datasets.pairwise import load_pairwise
-from factgraph.stages.sentence_coverage import split_sentences
+from factgraph.stages.text_units import split_sentences
 
 SENTENCES = 300
 MAX_COSINE_DIFF = 0.02

@@ -19,8 +19,9 @@ from factgraph.methods.comprehensiveness import ComprehensivenessOptions
 from factgraph.methods.e2e.auto import input_kind, resolve_auto_judge
 from factgraph.methods.e2e.method import run_e2e
 from factgraph.methods.judges import DEFAULT_JUDGES, JUDGES, get_judge
-from factgraph.stages.sentence_coverage import split_facts, split_sentences, word_share
+from factgraph.stages.sentence_coverage import word_share
 from factgraph.stages.session import ModelSession
+from factgraph.stages.text_units import split_facts, split_sentences
 from tests.pipeline_support import invoke
 from tests.scripted_support import one_token_reply, prompt_field
 

@@ -23,8 +23,8 @@ from factgraph.stages.model_facts import (
     model_reference_facts,
     paragraph_chunks,
 )
-from factgraph.stages.sentence_coverage import split_statements
 from factgraph.stages.session import ModelSession
+from factgraph.stages.text_units import split_statements
 
 DAM = ("The Brannock Dam was finished in 1962. It holds back Lake Tovey, which feeds two "
        "rivers. The dam is 140 metres high.")

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
-from factgraph.stages.sentence_coverage import FINITE_VERB, split_facts
+from factgraph.stages.text_units import FINITE_VERB, split_facts
 
 REST_SHARE = 0.75
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word

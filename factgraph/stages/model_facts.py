@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from factgraph.stages.atomize import atomize
 from factgraph.stages.context_facts import grounding_overlap
 from factgraph.stages.fact_evidence import stems
-from factgraph.stages.sentence_coverage import split_sentences, split_statements
 from factgraph.stages.session import ModelSession
+from factgraph.stages.text_units import split_sentences, split_statements
 
 MAX_SENTENCES = 4  # sentences per chunk the model reads
 MIN_SHARE = 0.8  # a kept statement's words that are words of its chunk

@@ -2,7 +2,7 @@
 that the response states it, from cheap evidence, and a fact stated otherwise is contradicted.
 
 The facts are the given facts (``EvaluationInput.facts``) or, without them, the background
-texts' self-contained statements (``factgraph.stages.sentence_coverage.split_statements``;
+texts' self-contained statements (``factgraph.stages.text_units.split_statements``;
 ``reference_facts`` picks clauses or sentences instead). The response is read as
 its sentences, each one response statement ``r1 … rn``: a fact is joined to the sentence that
 carries it (the *aligned* sentence, ``factgraph.stages.fact_evidence``), so the graph itself
@@ -60,8 +60,8 @@ from factgraph.stages.fact_evidence import (
     feature_vector,
     nearest_sentences,
 )
-from factgraph.stages.sentence_coverage import split_facts, split_sentences, split_statements
 from factgraph.stages.session import ModelSession
+from factgraph.stages.text_units import split_facts, split_sentences, split_statements
 
 
 def reference_facts(text: str, unit: str = "statements") -> list[str]:

@@ -27,11 +27,8 @@ def run_sentences(inp: EvaluationInput, session: ModelSession, options: E2EOptio
     the documents are then not split into facts. Nothing is shared across responses, so
     ``context_store`` is not used."""
     from factgraph.stages.fact_coverage import evidence_probabilities
-    from factgraph.stages.sentence_coverage import (
-        covering_evidence,
-        sentence_evidence,
-        split_facts,
-    )
+    from factgraph.stages.sentence_coverage import covering_evidence, sentence_evidence
+    from factgraph.stages.text_units import split_facts
 
     params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     if session.embeddings is None:
