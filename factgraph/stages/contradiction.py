@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
-from factgraph.stages.text_units import FINITE_VERB, split_facts
+from factgraph.stages.text_units import FINITE_VERB, join_split_thousands, split_facts
 
 REST_SHARE = 0.75
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
@@ -237,7 +237,6 @@ def _next_word(tokens: list[str], i: int) -> str | None:
     return None
 
 
-_SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})((?:\s+,\s+\d{3})+)\b")  # "27 , 000" (tokenised)
 _BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 
@@ -276,8 +275,7 @@ def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
     ordinals read as their number ("147th" -> "147", as content words read them)."""
     text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text)
-    return _SPLIT_THOUSANDS.sub(lambda m: m.group(1) + re.sub(r"\s+,\s+", ",", m.group(2)),
-                                text)
+    return join_split_thousands(text)
 
 
 # a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."

@@ -130,6 +130,12 @@ _CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|becaus
 _SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})\s+,\s+(?=\d{3}\b)")
 
 
+def join_split_thousands(text: str) -> str:
+    """``text`` with each number whose thousands a tokeniser set apart written whole
+    ("27 , 000" -> "27,000"); a year before a comma ("In 2010 , 500 people") is left alone."""
+    return _SPLIT_THOUSANDS.sub(r"\1,", text)
+
+
 def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> list[str]:
     """The facts of a long reference: its sentences (``unit="sentence"``), or each sentence
     cut at clause boundaries — commas, semicolons, colons, brackets, and the words "and",
@@ -146,7 +152,7 @@ def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> 
     for sentence in sentences:
         pieces: list[str] = []
         buf = ""
-        for part in _CLAUSE_BREAK.split(_SPLIT_THOUSANDS.sub(r"\1,", sentence)):
+        for part in _CLAUSE_BREAK.split(join_split_thousands(sentence)):
             buf = f"{buf} {part}".strip()
             if len(content_words(buf)) >= min_content_words:
                 pieces.append(buf)
