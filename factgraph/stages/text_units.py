@@ -259,6 +259,12 @@ _AFTER_A_VERB = frozenset(_DETERMINERS | _NO_SUBJECT_END | _PRONOUNS | {
     "through", "which", "what", "how", "whether"})
 
 
+def _cues(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches of a verb cue in ``text``, less those right after a hyphen: the second half
+    of a compound ("few-shot", "rule-based", "well-known") is no verb."""
+    return [m for m in pattern.finditer(text) if text[m.start() - 1: m.start()] != "-"]
+
+
 def _first_verb(statement: str) -> int | None:
     """Where the first verb of ``statement`` starts: the first word of :data:`VERB_CUE`, where
     a word in -s or -ing after fewer than two words (of the clause) counts only before what
@@ -266,10 +272,8 @@ def _first_verb(statement: str) -> int | None:
     plural noun or a modifier ("Nonparametric models offer …", "These instances are …",
     "This clipping operation helps …"); after two words it is the verb ("The model generates
     …")."""
-    for m in VERB_CUE.finditer(statement):
+    for m in _cues(VERB_CUE, statement):
         word = m.group(0)
-        if statement[m.start() - 1: m.start()] == "-":  # "few-shot", "well-known": a compound
-            continue
         if not _INFLECTED.match(word) or word.lower() in _IRREGULAR_S:
             return m.start()
         before = statement[: m.start()].rsplit(",", 1)[-1].split()
@@ -424,10 +428,9 @@ def _dependent(piece: str) -> bool:
     rest = _ASIDE_AFTER_COMMA.sub(" ", piece)
     if rest == piece:
         return False
-    # a word in -s / -es that ends what is left is the subject's noun, and a word in -ed after
-    # a hyphen a modifier ("Rule-based approaches")
+    # a word in -s / -es that ends what is left is the subject's noun ("Rule-based approaches")
     return not any(FINITE_VERB.fullmatch(m.group(0)) or rest[m.end():].strip(" ,.;:")
-                   for m in VERB_CUE.finditer(rest) if rest[m.start() - 1: m.start()] != "-")
+                   for m in _cues(VERB_CUE, rest))
 
 
 _QUOTED_WORDS = re.compile(r"\"[^\"]*\"|“[^”]*”")
@@ -440,7 +443,7 @@ def _has_verb(piece: str) -> bool:
     "rule-based"), or its first verb (:func:`_first_verb`) with a word after it — a word in
     -s that ends a piece after one other word is a plural noun ("interpretability
     requirements", "Huffman coding")."""
-    if any(piece[m.start() - 1: m.start()] != "-" for m in FINITE_VERB.finditer(piece)):
+    if _cues(FINITE_VERB, piece):
         return True
     if len(piece.rsplit(",", 1)[-1].split()) > SHORT_ITEM_WORDS:
         # longer than an item of a list: a clause whose verb no cue reads ("Parametric
