@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from factgraph.stages.context_facts import content_words
 from factgraph.stages.contradiction import aligned_clause, contradiction, find_conflict
 from factgraph.stages.fact_calibration import fit_logistic, load_calibration
 from factgraph.stages.fact_evidence import (
@@ -64,6 +65,23 @@ def test_missing_numbers_and_names_are_counted() -> None:
     ev = fact_evidence("The accident killed 28 firefighters in Sweden.", ResponseIndex.of(RESPONSE))
     assert ev.numbers_missing == 1.0
     assert ev.names_missing == 1.0
+
+
+def test_a_fact_written_without_accents_is_stated_by_the_accented_sentence() -> None:
+    # FActScore's human facts drop accents their biographies keep ("Jose Sanchez del Rio");
+    # before accents were folded, "Sánchez" read as "nchez" and "Río" as nothing
+    index = ResponseIndex.of(["José Sánchez del Río (1913-1928) was a Mexican boy.",
+                              "He was martyred for his faith in the Cristero War."])
+    ev = fact_evidence("Jose Sanchez del Rio was born in 1913.", index)
+    assert ev.names_missing == 0.0
+    assert ev.sentence == 0
+    assert content_words("Sánchez del Río") == ["sanchez", "del", "rio"]
+    assert names("He met José Sánchez.") == ["jose", "sanchez"]
+    # letters of other scripts are words too (they were dropped), the same word either side
+    assert content_words("Η Αθήνα είναι πρωτεύουσα") == ["αθηνα", "ειναι", "πρωτευουσα"]
+    greek = fact_evidence("Η Αθήνα είναι πρωτεύουσα.",
+                          ResponseIndex.of(["Η Αθηνα ειναι πρωτευουσα."]))
+    assert greek.sentence_share == 1.0
 
 
 @settings(max_examples=60, deadline=None)

@@ -15,7 +15,9 @@ has rows whose two contexts are the same text) are merged, keeping every source.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
@@ -49,13 +51,27 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate([
     "nineteen", "twenty"])}
 
 
+@lru_cache(maxsize=256)
+def fold_accents(text: str) -> str:
+    """``text`` without accents ("José Sánchez del Río" -> "Jose Sanchez del Rio"): one name,
+    two spellings, and a fact written without the accents its response has is still stated
+    (cached: a response's sentences are folded once, not once per fact)."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+_LETTERS = r"[^\W\d_]"  # a letter of any script
+
+
 def content_words(text: str) -> list[str]:
-    """Content words: ≥3 letters or a number (spelled-out numbers up to twenty as digits,
-    ordinals as their number, a hyphen between letters dropped: "non-selective" =
-    "nonselective")."""
-    plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text.lower())  # 1st -> 1
-    plain = re.sub(r"(?<=[a-z])-(?=[a-z])", "", plain)
-    words = [NUMBER_WORDS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[.,][0-9]+)?", plain)]
+    """Content words: ≥3 letters or a number (accents dropped: "Río" = "rio"; letters of any
+    script; spelled-out numbers up to twenty as digits, ordinals as their number, a hyphen
+    between letters dropped: "non-selective" = "nonselective")."""
+    plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", fold_accents(text).lower())  # 1st -> 1
+    plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)
+    words = [NUMBER_WORDS.get(w, w)
+             for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)?", plain)]
     return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
 

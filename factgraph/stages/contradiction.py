@@ -34,12 +34,17 @@ can be shown with its reason. Pure functions; pint is the only dependency beyond
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from factgraph.stages.context_facts import NUMBER_WORDS, STOPWORDS, content_words, stem
+from factgraph.stages.context_facts import (
+    NUMBER_WORDS,
+    STOPWORDS,
+    content_words,
+    fold_accents,
+    stem,
+)
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
 from factgraph.stages.text_units import FINITE_VERB, join_split_thousands, split_facts
 
@@ -432,13 +437,6 @@ def _spelling_variant(a: str, b: str) -> bool:
     return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
-@lru_cache(maxsize=64)
-def _fold(text: str) -> str:
-    """``text`` without accents ("López" -> "Lopez"): one name, two spellings (cached: the
-    response is folded once, not once per fact)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
 # a pronoun stands for a name, it does not replace it ("She noticed a stain")
 _PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "these", "those",
                        "there", "his", "her", "hers", "its", "our", "their", "my", "your"})
@@ -466,7 +464,8 @@ def _name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: li
     sentence aligned to the fact, beside the same content word that is no part of a name
     ("Smith scored 170" / "Jones scored 170" is; "a shelter in Kathmandu" / "a shelter in
     Nepal" is not: "in" says no slot)."""
-    fact, sentence, response_lower = _fold(fact), _fold(sentence), _fold(response_lower)
+    fact, sentence = fold_accents(fact), fold_accents(sentence)
+    response_lower = fold_accents(response_lower)
     fact_names = _names(fact)
     # "Baron/Pup": alternatives; one of them stated is enough
     alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from factgraph.stages.context_facts import content_words, stem
+from factgraph.stages.context_facts import content_words, fold_accents, stem
 
 _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’.-]*[a-zA-Z]\b|\b[A-Z]{2,}\b")
@@ -70,7 +70,8 @@ def distinctiveness(facts: Sequence[str]) -> dict[str, float]:
 
 def names(text: str) -> list[str]:
     """Capitalised words of ``text`` that are not the first word of a sentence (a proxy for
-    names: "Anuradha", "Koirala", "CNN"), lower-cased."""
+    names: "Anuradha", "Koirala", "CNN"), lower-cased, accents dropped ("Río" = "rio")."""
+    text = fold_accents(text)
     out = []
     for m in _NAME.finditer(text):
         before = text[: m.start()].rstrip()
@@ -116,7 +117,7 @@ class ResponseIndex:
     sentences: list[str]
     sentence_stems: list[list[str]]
     all_stems: set[str]
-    lower: str
+    lower: str  # the whole text lower-cased, accents dropped (where names are looked up)
     sentence_sets: list[frozenset[str]]  # each sentence's stems as a set: read once, not per fact
 
     @classmethod
@@ -124,7 +125,7 @@ class ResponseIndex:
         per = [stems(s) for s in sentences]
         return cls(sentences=list(sentences), sentence_stems=per,
                    all_stems={w for ws in per for w in ws},
-                   lower=" ".join(sentences).lower(),
+                   lower=fold_accents(" ".join(sentences)).lower(),
                    sentence_sets=[frozenset(ws) for ws in per])
 
 
