@@ -17,10 +17,11 @@ summaries; the graded companion (expected coverage, the mean ``P``) beside it.
 **Long answers** (RAGChecker dev, 84 instances, completeness labels): the model fitted on
 REALSumm alone — RAGChecker's data was never used to fit it — and the one choice made on
 this data, ``partial_credit_words`` (a statement stated in part counts the mean P of its
-clauses in expected coverage), made with each of its three domains left out in turn: the
-headline scores each domain with the value picked on the other two. Beside it the shipped
-value on all 84 (chosen on them: a dev number), content-word recall, RAGChecker's recorded
-scores and the annotators' agreement (``meta-eval pairwise``'s protocol).
+clauses in expected coverage) with ``expected_coverage_weights`` (statements weighed by their
+content words or alike), made with each of its three domains left out in turn: the headline
+scores each domain with the values picked on the other two. Beside it the shipped values on
+all 84 (chosen on them: a dev number), each undone alone, content-word recall, RAGChecker's
+recorded scores and the annotators' agreement (``meta-eval pairwise``'s protocol).
 
 **Wrong facts**: changed answers built from RAGChecker dev answers — in a sentence that states
 a reference fact (P ≥ 0.8), one number, year, negation, antonym or name is changed — and the
@@ -183,6 +184,7 @@ def summary_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float
 
 
 PARTIAL_CREDIT_WORDS = (0, 2, 3, 4)  # the candidates: off, or clauses of at least N words
+COVERAGE_WEIGHTS = ("words", "facts")  # expected coverage weighs statements by words or alike
 
 
 def _agreement(pairs: Sequence[tuple[Any, Any]], labels: Sequence[Any]) -> tuple[float, float]:
@@ -194,11 +196,13 @@ def _agreement(pairs: Sequence[tuple[Any, Any]], labels: Sequence[Any]) -> tuple
 
 def pairwise_table(calibration: Calibration) -> list[dict[str, Any]]:
     """Long answers: the judge as users run it (its calibration, contradictions, statements),
-    its one choice made on this data chosen with each domain left out: ``partial_credit_words``
-    (:data:`PARTIAL_CREDIT_WORDS`) is picked on two of RAGChecker's three dev domains by the
-    smaller of Pearson and Spearman, and the third domain's instances are scored with the
-    pick; the pooled left-out scores are the headline, beside the shipped value on all 84
-    (a dev number: chosen on these instances) and the reference points."""
+    its two choices made on this data chosen with each domain left out:
+    ``partial_credit_words`` (:data:`PARTIAL_CREDIT_WORDS`) and ``expected_coverage_weights``
+    (:data:`COVERAGE_WEIGHTS`) are picked together on two of RAGChecker's three dev domains by
+    the smaller of Pearson and Spearman, and the third domain's instances are scored with the
+    pick; the pooled left-out scores are the headline, beside the shipped values on all 84
+    (a dev number: chosen on these instances), each choice undone alone, and the reference
+    points."""
     import factgraph
     from factgraph.datasets.pairwise import load_pairwise
     from factgraph.evaluation.pairwise import annotator_agreement, content_word_recall
@@ -208,40 +212,48 @@ def pairwise_table(calibration: Calibration) -> list[dict[str, Any]]:
     domains = [i.dataset or "" for i in instances]
     from factgraph.methods.e2e.kind_specs import EvidenceJudge
 
-    shipped = EvidenceJudge().partial_credit_words
+    shipped = (EvidenceJudge().partial_credit_words, EvidenceJudge().expected_coverage_weights)
+    choices = [(w, m) for w in PARTIAL_CREDIT_WORDS for m in COVERAGE_WEIGHTS]
 
-    def scores(reference: str, response: str, words: int) -> dict[str, float | None]:
+    def scores(reference: str, response: str, choice: tuple[int, str]
+               ) -> dict[str, float | None]:
         return factgraph.evaluate("", response, [reference], judge="e2e-evidence",
-                                  partial_credit_words=words).scores
+                                  partial_credit_words=choice[0],
+                                  expected_coverage_weights=choice[1]).scores
 
-    by_words = {w: [(scores(i.gt_answer or "", i.model1.response, w),
-                     scores(i.gt_answer or "", i.model2.response, w)) for i in instances]
-                for w in PARTIAL_CREDIT_WORDS}
+    by_choice = {c: [(scores(i.gt_answer or "", i.model1.response, c),
+                      scores(i.gt_answer or "", i.model2.response, c)) for i in instances]
+                 for c in choices}
 
-    def graded(w: int, k: int) -> tuple[Any, Any]:
-        x, y = by_words[w][k]
+    def graded(c: tuple[int, str], k: int) -> tuple[Any, Any]:
+        x, y = by_choice[c][k]
         return x["expected_coverage"], y["expected_coverage"]
 
     left_out: list[tuple[Any, Any]] = [(None, None)] * len(instances)
     picks = {}
     for domain in sorted(set(domains)):
         train = [k for k, d in enumerate(domains) if d != domain]
-        pick = max(PARTIAL_CREDIT_WORDS, key=lambda w: min(_agreement(
-            [graded(w, k) for k in train], [labels[k] for k in train])))
+        pick = max(choices, key=lambda c: min(_agreement(
+            [graded(c, k) for k in train], [labels[k] for k in train])))
         picks[domain] = pick
         for k, d in enumerate(domains):
             if d == domain:
                 left_out[k] = graded(pick, k)
     rows = []
-    chosen = ", ".join(f"{d} out: {w}" for d, w in picks.items())
+    chosen = ", ".join(f"{d} out: {w}, {m}" for d, (w, m) in picks.items())
+    every = range(len(instances))
     for name, pairs in (
             (f"evidence judge: expected coverage, left out by domain ({chosen})", left_out),
-            (f"evidence judge: expected coverage, partial_credit_words={shipped} (shipped; "
-             "chosen on these)", [graded(shipped, k) for k in range(len(instances))]),
-            ("evidence judge: expected coverage, partial_credit_words=0 (no partial credit)",
-             [graded(0, k) for k in range(len(instances))]),
+            (f"evidence judge: expected coverage, partial_credit_words={shipped[0]}, "
+             f"weighed by {shipped[1]} (shipped; chosen on these)",
+             [graded(shipped, k) for k in every]),
+            (f"evidence judge: expected coverage, statements weighed alike "
+             f"(partial_credit_words={shipped[0]})",
+             [graded((shipped[0], "facts"), k) for k in every]),
+            (f"evidence judge: expected coverage, no partial credit (weighed by {shipped[1]})",
+             [graded((0, shipped[1]), k) for k in every]),
             ("evidence judge: S", [(x["comprehensiveness"], y["comprehensiveness"])
-                                   for x, y in by_words[shipped]])):
+                                   for x, y in by_choice[shipped]])):
         r, rho = _agreement(pairs, labels)
         rows.append({"judge": name, "pearson": r, "spearman": rho})
 

@@ -19,6 +19,7 @@ from factgraph.methods.comprehensiveness import ComprehensivenessOptions
 from factgraph.methods.e2e.evidence import reference_facts
 from factgraph.methods.e2e.method import run_e2e
 from factgraph.methods.judges import DEFAULT_JUDGES
+from factgraph.stages.fact_evidence import stems
 from factgraph.stages.session import ModelSession
 from tests.scripted_support import one_token_reply, prompt_field
 
@@ -503,3 +504,32 @@ def test_a_statement_stated_in_part_counts_in_part_in_expected_coverage() -> Non
     assert factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence").scores == \
         factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence",
                            partial_credit_words=0).scores
+
+
+def test_expected_coverage_weighs_a_statement_by_what_it_says() -> None:
+    # a long statement stated and a short one missing: weighed by their content words the
+    # long one counts for more; weighed alike each counts one; S is the count either way
+    reference = ("The reactor had a positive void coefficient that made it unstable at low "
+                 "power during the safety test. Pripyat was evacuated.")
+    answer = ("The reactor had a positive void coefficient that made it unstable at low power "
+              "during the safety test.")
+    # (no partial credit here, so each statement's share is its own P)
+    by_words = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence",
+                                  partial_credit_words=0)
+    alike = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence",
+                               partial_credit_words=0, expected_coverage_weights="facts")
+    facts = [s for s in by_words.graph.statements if s.origin.value == "context"]
+    assert len(facts) == 2
+    words = [len(stems(s.text)) for s in facts]
+    p = [s.metadata["p_covered"] for s in facts]
+    assert words[0] > 2 * words[1]
+    assert by_words.scores["expected_coverage"] == pytest.approx(
+        (p[0] * words[0] + p[1] * words[1]) / sum(words), abs=1e-5)
+    assert alike.scores["expected_coverage"] == pytest.approx(sum(p) / 2, abs=1e-5)
+    assert by_words.scores["expected_coverage"] > alike.scores["expected_coverage"] + 0.1
+    assert by_words.scores["comprehensiveness"] == alike.scores["comprehensiveness"] == 0.5
+    # given facts are the user's own units: one each, whatever the option
+    given = [s.text for s in facts]
+    assert factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence").scores == \
+        factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence",
+                           expected_coverage_weights="facts").scores

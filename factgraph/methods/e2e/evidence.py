@@ -31,8 +31,10 @@ a fact with ``P(stated) ≥ coverage_cutoff`` gets an ``entails`` relation from 
 missing. ``S`` is the paper's exact count over the graph; ``expected_coverage`` (the mean of
 ``P(stated)``, 0 for a contradicted fact; with ``partial_credit_words``, a background
 statement of several clauses counts at least the mean P of its clauses, recorded in its
-evidence) is reported beside it: it ranks answers better than the count
-(``python -m benchmarks.fact_judge``). Without the model check no model is used.
+evidence; with ``expected_coverage_weights="words"`` the statements of a background text are
+weighed by their content words, given facts one each) is reported beside it: it ranks answers
+better than the count (``python -m benchmarks.fact_judge``). Without the model check no model
+is used.
 """
 
 from __future__ import annotations
@@ -188,6 +190,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
         if options.partial_credit_words and not inp.facts else {}
     relations: list[Relation] = []
     expected: list[float] = []
+    # a background text's statement weighs what it says (its content words), so expected
+    # coverage does not hang on where the text was cut; a given fact is the user's own unit
+    by_words = options.expected_coverage_weights == "words" and not inp.facts
+    weights = [float(max(1, ev.n_words)) if by_words else 1.0 for ev in evidence]
     for k, (f, ev) in enumerate(zip(facts, evidence, strict=True)):
         p = float(probs[k])
         record = _evidence_record(ev, p)
@@ -237,7 +243,8 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     graph = FactGraph(query=inp.query, statements=[*said, *facts], relations=relations)
     cov = analyze(graph)
     scores = comprehensiveness_scores(cov)
-    scores["expected_coverage"] = round(float(np.mean(expected)), 6)
+    scores["expected_coverage"] = round(float(np.average(expected, weights=weights)), 6) \
+        if expected else float("nan")
     return assemble(eval_id=inp.id, method="e2e", graph=graph, session=session,
                     parameters=params, scores=scores, verdicts=coverage_verdicts(graph, cov),
                     response_id=inp.response_id, model=inp.model)

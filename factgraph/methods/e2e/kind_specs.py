@@ -147,6 +147,12 @@ class EvidenceJudge(JudgeOptions):
                              "counts the larger of its P(stated) and the mean P(stated) of "
                              "its clauses, so a fact stated in part counts in part (given "
                              "facts count as given; S is unchanged); 0: off.")
+    expected_coverage_weights: Literal["words", "facts"] = Field(
+        "words", description="E2E evidence: how expected_coverage weighs the facts of a "
+                             "background text: by their content words (a statement that says "
+                             "twice as much counts twice, so the score does not hang on where "
+                             "the text is cut into statements) or one each ('facts'). Given "
+                             "facts count one each either way; S is unchanged.")
 
 
 EVIDENCE = JudgeKind(name="evidence", options=EvidenceJudge,
