@@ -62,13 +62,24 @@ def fold_accents(text: str) -> str:
 
 
 _LETTERS = r"[^\W\d_]"  # a letter of any script
+_NUMBER_WORD_HYPHEN = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})-(?={_LETTERS})")
+_TENS = {w: 10 * n for n, w in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
+_COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
+
+
+def _compound_number(m: re.Match[str]) -> str:
+    return str(_TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)]))
 
 
 def content_words(text: str) -> list[str]:
     """Content words: ≥3 letters or a number (accents dropped: "Río" = "rio"; letters of any
     script; spelled-out numbers up to twenty as digits, ordinals as their number, a hyphen
-    between letters dropped: "non-selective" = "nonselective")."""
+    between letters dropped: "non-selective" = "nonselective", except after a number word,
+    which stays a number as a digit's hyphen leaves it: "seven-year" = "7-year" = "7", "year";
+    "twenty-one" = "21")."""
     plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", fold_accents(text).lower())  # 1st -> 1
+    plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)
     words = [NUMBER_WORDS.get(w, w)
              for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)?", plain)]
