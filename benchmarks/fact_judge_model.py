@@ -17,9 +17,11 @@ the call cache, so a second run asks nothing). Then, with each article left out 
 
 and the table gives κ and the share of facts asked per band, beside the model-free judge,
 the model alone (``P(yes)`` at 0.5, every fact asked), the word share at its best cut-off on
-these rows (optimistic) and the people. ``--fit`` fits the combination on the whole sample in
-the band with the best left-out κ among those that ask at most half of the facts, and writes it
-into the shipped calibration (``model``), with this table as its card.
+these rows (optimistic) and the people. Each band also gives the share it would ask of another
+kind of input, the reference statements of RAGChecker's dev answers (no model needed: the
+cheap P alone says which are asked). ``--fit`` fits the combination on the whole sample in the
+band with the best left-out κ among those that ask at most half of the facts on both, and
+writes it into the shipped calibration (``model``), with this table as its card.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.fact_judge import OUT, REALSUMM, realsumm_rows
+from benchmarks.fact_judge import OUT, RAGCHECKER, REALSUMM, realsumm_rows
 from factgraph.evaluation.fact_agreement import best_cutoff, per_fact_statistics
 from factgraph.evaluation.pairwise import content_word_recall
 from factgraph.methods.e2e.evidence import model_evidence
@@ -96,6 +98,27 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
             "word": np.array(word)}
 
 
+def long_answer_cheap_p() -> np.ndarray:
+    """The cheap P of each reference statement of RAGChecker's dev answers that the judge may
+    ask the model about (aligned to a sentence, no cheap conflict): what share of a long
+    answer's facts a band sends to the model. Empty without the data."""
+    if not RAGCHECKER.exists():
+        return np.array([])
+    import factgraph
+    from factgraph.datasets.pairwise import load_pairwise
+
+    out: list[float] = []
+    for inst in load_pairwise(RAGCHECKER):
+        for answer in (inst.model1, inst.model2):
+            graph = factgraph.evaluate("", answer.response, [inst.gt_answer or ""],
+                                       judge="e2e-evidence").graph
+            covered = {r.dst for r in graph.relations if r.label.value == "entails"}
+            out.extend(s.metadata["p_covered"] for s in graph.statements
+                       if s.origin.value != "response" and "contradicted" not in s.metadata
+                       and (s.id in covered or "evidence" in s.metadata))
+    return np.array(out)
+
+
 def _features(d: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
     return np.column_stack([logit(d["cheap"][mask]), logit(d["yes"][mask]),
                             logit(d["no"][mask])])
@@ -125,8 +148,12 @@ def decisions(d: dict[str, np.ndarray], band: tuple[float, float], cutoff: float
     return judged, asked
 
 
-def table(d: dict[str, np.ndarray], cutoff: float) -> list[dict[str, Any]]:
+def table(d: dict[str, np.ndarray], cutoff: float, long_p: np.ndarray | None = None
+          ) -> list[dict[str, Any]]:
+    """The rows: the judge without the model, the model alone, each band (``asked_long``: the
+    share of ``long_p``, the long answers' statements, in it) and the optimistic word share."""
     present = d["y"].astype(bool).tolist()
+    long_p = np.array([]) if long_p is None else long_p
 
     def row(name: str, judged: np.ndarray, asked: float | None) -> dict[str, Any]:
         s = per_fact_statistics(present, judged.tolist())
@@ -140,8 +167,10 @@ def table(d: dict[str, np.ndarray], cutoff: float) -> list[dict[str, Any]]:
                     model_alone & ~d["conflict"], float(np.mean(~np.isnan(d["yes"])))))
     for band in BANDS:
         judged, asked = decisions(d, band, cutoff)
+        asked_long = float(np.mean((long_p >= band[0]) & (long_p < band[1]))) \
+            if len(long_p) else None
         rows.append({**row(f"band [{band[0]}, {band[1]}): combination, left out", judged,
-                           float(asked.mean())), "band": band})
+                           float(asked.mean())), "band": band, "asked_long": asked_long})
     word_cut, _ = best_cutoff(present, d["word"].tolist(),
                               [round(0.05 * k, 2) for k in range(1, 20)])
     rows.append(row(f"word share ≥ {word_cut} (best on these rows: optimistic)",
@@ -175,16 +204,20 @@ def main(argv: list[str] | None = None) -> int:
     session = ModelSession(text=backends.text)
     calibration = load_calibration()
     d = sample_facts(calibration, args.articles, session, summaries=args.summaries)
-    rows = table(d, calibration.cutoff)
+    rows = table(d, calibration.cutoff, long_answer_cheap_p())
     print(f"\nFacts: REALSumm dev, first {args.articles} articles ({len(d['y'])} facts), "
           f"articles left out; model {args.model}")
-    print("| judge | asked | κ | precision of missing | recall of missing |")
-    print("|---|---|---|---|---|")
+    print("| judge | asked | asked of long answers' facts | κ | precision of missing "
+          "| recall of missing |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['judge']} | {r['asked']:.2f} | {r['kappa']:.3f} "
+        long = "–" if r.get("asked_long") is None else f"{r['asked_long']:.2f}"
+        print(f"| {r['judge']} | {r['asked']:.2f} | {long} | {r['kappa']:.3f} "
               f"| {r['missing_precision']:.3f} | {r['missing_recall']:.3f} |")
     if args.fit:
-        banded = [r for r in rows if "band" in r and r["asked"] <= MAX_ASKED]
+        # at most half asked on the sample and on the long answers (another kind of input)
+        banded = [r for r in rows if "band" in r and r["asked"] <= MAX_ASKED
+                  and (r["asked_long"] is None or r["asked_long"] <= MAX_ASKED)]
         band = max(banded, key=lambda r: r["kappa"])["band"]
         asked = asked_in_band(d, band)
         w, b = fit_logistic(_features(d, asked), d["y"][asked], 1.0)
