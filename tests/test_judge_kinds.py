@@ -111,6 +111,9 @@ def test_the_documented_judge_kind_is_one_module_and_one_registration(
     with pytest.raises(factgraph.ConfigError, match="does not apply to coverage_judge 'answers'"):
         factgraph.evaluate("q", "r", ["d."], method="e2e", coverage_judge="answers",
                            verbatim_min_words=3)
+    # the error names the judge that takes the option ('auto' takes no judge's own options)
+    with pytest.raises(factgraph.ConfigError, match="coverage_judge 'verbatim' takes it: name it"):
+        factgraph.evaluate("q", "r", ["d."], method="e2e", verbatim_min_words=3)
 
     unregister_judge_kind("verbatim")
     assert "verbatim" not in judge_kind_names() and "verbatim" not in E2EOptions.flat_fields()

@@ -199,10 +199,17 @@ class E2EOptions(SummarizeOptions):
         if kind is not None:
             wrong = sorted(set(rest) - set(kind.options.model_fields))
             if wrong:
+                # 'auto' takes no judge's own options: say which judge does
+                takers = [k for k, v in judge_kinds().items()
+                          if set(wrong) <= set(v.options.model_fields)]
+                hint = (f"; coverage_judge {' or '.join(repr(k) for k in takers)} takes "
+                        f"{'it' if len(wrong) == 1 else 'them'}: name it "
+                        "(--coverage-judge, or a named judge of that kind: factgraph judges)"
+                        if takers else "")
                 raise ValueError(
                     f"option {', '.join(repr(w) for w in wrong)} does not apply to "
                     f"coverage_judge {name!r} (it takes: "
-                    f"{', '.join(sorted(set(cls.flat_names(name))))})")
+                    f"{', '.join(sorted(set(cls.flat_names(name))))}){hint}")
         return {**own, "judge": {"coverage_judge": name, **rest}}
 
     @classmethod
