@@ -96,6 +96,20 @@ def test_a_number_word_before_a_hyphen_is_a_number() -> None:
     assert ev.numbers_missing == 0.0 and ev.sentence_share >= 0.75  # "7" and "year" found
 
 
+def test_a_magnitude_written_onto_its_number_stands_apart() -> None:
+    # news text writes "£60million" and "$3bn": the number was part of one word ("60million")
+    # or dropped ("7m", two characters), so "a 60 million heist" missed its number
+    assert content_words("the £60million heist") == ["60", "million", "heist"]
+    assert content_words("a $3bn deal and a $7m fee") == ["3", "billion", "deal", "7", "fee"]
+    ev = fact_evidence("The heist was worth 60 million pounds.",
+                       ResponseIndex.of(["The £60million heist shocked London."]))
+    assert ev.numbers_missing == 0.0
+    said = "Thieves took £60million from the vault."
+    index = ResponseIndex.of([said])
+    assert find_conflict("Thieves took £60 million from the vault.", index, 0, said) is None
+    assert find_conflict("Thieves took £40 million from the vault.", index, 0, said) is not None
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(alphabet="abcdefgh XYZ019.", min_size=1, max_size=60), min_size=1,
                 max_size=4),

@@ -68,6 +68,20 @@ _TENS = {w: 10 * n for n, w in enumerate(
 _COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
 
 
+# a magnitude written onto its number, as news text does ("£60million", "$3bn", "$7m")
+_GLUED_MAGNITUDE = re.compile(r"\b(\d+(?:[.,]\d+)?)(million|billion|trillion|thousand|bn|m)\b",
+                              re.I)
+_MAGNITUDE_WORD = {"bn": "billion"}
+
+
+def split_glued_magnitudes(text: str) -> str:
+    """``text`` with a magnitude written onto its number set apart ("£60million" -> "£60
+    million", "$3bn" -> "$3 billion", "$7m" -> "$7 m"), so the number is a number for every
+    reader: the content words and the contradiction check's number slots."""
+    return _GLUED_MAGNITUDE.sub(
+        lambda m: f"{m.group(1)} {_MAGNITUDE_WORD.get(m.group(2).lower(), m.group(2))}", text)
+
+
 def _compound_number(m: re.Match[str]) -> str:
     return str(_TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)]))
 
@@ -77,9 +91,11 @@ def content_words(text: str) -> list[str]:
     script; spelled-out numbers up to twenty as digits, ordinals as their number, a hyphen
     between letters dropped: "non-selective" = "nonselective", except after a number word,
     which stays a number as a digit's hyphen leaves it: "seven-year" = "7-year" = "7", "year";
-    "twenty-one" = "21")."""
+    "twenty-one" = "21"; a magnitude written onto its number stands apart: "£60million" =
+    "60", "million", "$3bn" = "3", "billion", "$7m" = "7")."""
     plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", fold_accents(text).lower())  # 1st -> 1
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
+    plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)
     words = [NUMBER_WORDS.get(w, w)
              for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)?", plain)]

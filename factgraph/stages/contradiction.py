@@ -43,6 +43,7 @@ from factgraph.stages.context_facts import (
     STOPWORDS,
     content_words,
     fold_accents,
+    split_glued_magnitudes,
     stem,
 )
 from factgraph.stages.fact_evidence import ResponseIndex, names, numbers, stems
@@ -266,10 +267,12 @@ def _full_year_range(m: re.Match[str]) -> str:
 
 
 def _number_text(text: str) -> str:
-    """``text`` as the number checks read it: :func:`_joined_numbers`, a decimal without
+    """``text`` as the number checks read it: a magnitude set apart from its number
+    (``split_glued_magnitudes``: "£60million"), :func:`_joined_numbers`, a decimal without
     its leading zero (".375") with it, a currency sign as the word after its number and a
     temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
-    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}", text)
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
+                         split_glued_magnitudes(text))
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
                             else " degc", text)
