@@ -51,14 +51,26 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate([
     "nineteen", "twenty"])}
 
 
-@lru_cache(maxsize=256)
 def fold_accents(text: str) -> str:
     """``text`` without accents ("José Sánchez del Río" -> "Jose Sanchez del Rio"): one name,
-    two spellings, and a fact written without the accents its response has is still stated
-    (cached: a response's sentences are folded once, not once per fact)."""
-    if text.isascii():
-        return text
+    two spellings, and a fact written without the accents its response has is still stated.
+    ASCII text is returned as it is, before the cache, so it never fills it."""
+    return text if text.isascii() else _fold_non_ascii(text)
+
+
+@lru_cache(maxsize=256)
+def _fold_non_ascii(text: str) -> str:
+    # cached: a response's sentences are folded once, not once per fact
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def ordinals_as_numbers(text: str) -> str:
+    """``text`` with each ordinal in digits read as its number ("147th" -> "147"): the one
+    reading of the content words and of the contradiction check's numbers."""
+    return _ORDINAL.sub(r"\1", text)
+
+
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 
 
 _LETTERS = r"[^\W\d_]"  # a letter of any script
@@ -93,7 +105,7 @@ def content_words(text: str) -> list[str]:
     which stays a number as a digit's hyphen leaves it: "seven-year" = "7-year" = "7", "year";
     "twenty-one" = "21"; a magnitude written onto its number stands apart: "£60million" =
     "60", "million", "$3bn" = "3", "billion", "$7m" = "7")."""
-    plain = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", fold_accents(text).lower())  # 1st -> 1
+    plain = ordinals_as_numbers(fold_accents(text).lower())  # 1st -> 1
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)

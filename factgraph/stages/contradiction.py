@@ -43,6 +43,7 @@ from factgraph.stages.context_facts import (
     STOPWORDS,
     content_words,
     fold_accents,
+    ordinals_as_numbers,
     split_glued_magnitudes,
     stem,
 )
@@ -282,8 +283,7 @@ def _number_text(text: str) -> str:
 def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
     ordinals read as their number ("147th" -> "147", as content words read them)."""
-    text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text)
-    return join_split_thousands(text)
+    return join_split_thousands(ordinals_as_numbers(text))
 
 
 # a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
