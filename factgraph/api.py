@@ -13,6 +13,7 @@ Options take the names of the CLI flags (``t_rel``, ``prune_top_k``, ``max_pairs
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -34,6 +35,8 @@ DocumentLike = str | Mapping[str, Any] | Document
 FactLike = str | Mapping[str, Any] | GivenFact
 InputLike = EvaluationInput | Mapping[str, Any]
 PathLike = str | os.PathLike[str]
+
+log = logging.getLogger(__name__)
 
 
 def to_documents(documents: Iterable[DocumentLike]) -> list[Document]:
@@ -163,7 +166,10 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     ``documents``: strings or ``{id, text}`` (or Document). ``facts``: given facts the
     response should contain, strings (ids ``f1``, ``f2``, … by position) or ``{id, text}``
     (or GivenFact); each is judged as given, never split, and where facts are given the
-    documents are evidence only (methods: e2e, prf). ``options``: the CLI flag names
+    documents are evidence only (methods: e2e, prf). Given facts with no ``method``,
+    ``judge``, ``config`` or ``evaluator`` run the CLI's default, ``e2e`` with its judge
+    chosen per input (the evidence judge for given facts; logged): the API's base method,
+    nli, cannot read them. ``options``: the CLI flag names
     (method options such as ``t_rel`` or ``skip_implied``, and run settings such as
     ``max_pairs``, ``seed``, ``cache``, ``nli_model``, ``concurrency``). With ``evaluator``
     (see :func:`evaluator`) its loaded models and settings are used and no other setting may
@@ -187,9 +193,15 @@ def evaluate(query: str, response: str, documents: Iterable[DocumentLike] = (), 
     >>> ev.parameters["method"], ev.parameters["coverage_judge"]
     ('e2e', 'evidence')
     """
+    given = to_facts(facts)
+    if given and method is None and not (judge or config or evaluator) \
+            and "method" not in options:
+        method = "e2e"
+        log.info("%s: %d given facts and no method: method e2e, its judge chosen for the "
+                 "input (nli reads no given facts)", input_id, len(given))
     ev = _resolve_evaluator(evaluator, method, model, backends, config, judge, options)
     inp = EvaluationInput(id=input_id, query=query, response=response,
-                          documents=to_documents(documents), facts=to_facts(facts),
+                          documents=to_documents(documents), facts=given,
                           model=response_model)
     return ev(inp)
 

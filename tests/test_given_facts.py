@@ -126,6 +126,23 @@ def test_python_api_takes_facts() -> None:
                            backends=Backends(embeddings=AxisEmbeddings()))
 
 
+def test_python_api_given_facts_without_a_method_run_the_clis_default(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``facts=`` alone runs what ``factgraph evaluate --fact`` runs (e2e, its judge chosen for
+    the input: the evidence judge, no model), and says so; the API's base method, nli, would
+    refuse them. A method named is kept, and its refusal says how to name e2e in Python."""
+    response = "Mara Voss was born in Bergen. She painted the fjords."
+    facts = ["Mara Voss was born in Bergen.", "Mara Voss studied in Paris."]
+    with caplog.at_level("INFO", logger="factgraph"):
+        ev = factgraph.evaluate("", response, facts=facts, cache=False)
+    assert (ev.method, ev.parameters["judge"]) == ("e2e", "e2e-evidence")
+    assert ev.scores["comprehensiveness"] == 0.5
+    assert {v.statement_id: v.label for v in ev.verdicts} == {"g1": "covered", "g2": "basis"}
+    assert "2 given facts and no method: method e2e" in caplog.text
+    with pytest.raises(UserInputError, match="method='e2e' in Python"):
+        factgraph.evaluate("", response, facts=facts, method="nli", cache=False)
+
+
 def test_cli_fact_and_facts_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import factgraph.cli.evaluate as cli_evaluate
 

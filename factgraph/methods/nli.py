@@ -81,7 +81,8 @@ def _count_pairs(session: ModelSession, stage: str, stats: Any) -> None:
 def run_nli(inp: EvaluationInput, session: ModelSession, options: NLIOptions,
             context_store: ContextStore | None = None) -> Evaluation:
     """NLI-based comprehensiveness (Dejl et al. 2025, §3.1)."""
-    refuse_given_facts(inp, "--method nli", "use --method e2e or prf")
+    refuse_given_facts(inp, "--method nli", "use method e2e or prf (--method e2e, or "
+                                    "method='e2e' in Python)")
     params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     policy = PairPolicy(prune_top_k=options.prune_top_k,
                         prune_min_similarity=options.prune_min_similarity,

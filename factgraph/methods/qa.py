@@ -27,7 +27,8 @@ def run_qa(inp: EvaluationInput, session: ModelSession, options: QAOptions,
            context_store: ContextStore | None = None) -> Evaluation:
     """Q&A-based comprehensiveness (Dejl et al. 2025, §3.2). ``context_store`` is accepted for a
     uniform signature; questions depend on the response, so nothing is shared."""
-    refuse_given_facts(inp, "--method qa", "use --method e2e or prf")
+    refuse_given_facts(inp, "--method qa", "use method e2e or prf (--method e2e, or "
+                                    "method='e2e' in Python)")
     params: dict[str, Any] = {}  # the Evaluator records the method, options and models
     texts, docs = background_texts(session, inp, options)
     all_texts = {RESPONSE: inp.response, **texts}
