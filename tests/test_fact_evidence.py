@@ -337,6 +337,9 @@ def test_an_acronym_is_the_same_name() -> None:
     # another name inside the fact's own name, though the response names him elsewhere
     ("Drew Miller plays for the Detroit Red Wings.",
      "Detroit Red Wings forward Drew Vandermeer plays on.", "name"),
+    # a change's direction: any word of going up against any word of going down
+    ("Revenue increased by 5% in 2023.", "Revenue fell by 5% in 2023.", "antonym"),
+    ("Oil prices dropped sharply in March.", "Oil prices soared sharply in March.", "antonym"),
 ])
 def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentence: str,
                                                               slot: str) -> None:

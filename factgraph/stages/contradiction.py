@@ -14,7 +14,8 @@ REST_SHARE``, at least two such words) and the slot differs:
 * **negation** — one of the two says "not" ("no", "never", "n't", "without", …) and the other
   does not;
 * **antonym** — the fact has a word whose opposite (:data:`ANTONYMS`: positive / negative,
-  increase / decrease, …; or the word with or without "un" / "non": stable / unstable) the
+  increase / decrease, …; any word of going up against any word of going down: increased /
+  fell, rose / dropped; or the word with or without "un" / "non": stable / unstable) the
   sentence has instead;
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
   name where the fact has it: a name that is neither in the fact nor a shorter or longer form
@@ -75,8 +76,17 @@ _PAIRS = (
     ("heavier", "lighter"), ("faster", "slower"), ("longer", "shorter"), ("warmer", "colder"),
     ("hot", "cold"),
 )
+# a change's direction: every word of going up opposes every word of going down ("revenue
+# increased by 5%" / "revenue fell by 5%"), in the forms a sentence writes them
+_UP = ("increase", "increases", "increased", "increasing", "rise", "rises", "rose", "risen",
+       "rising", "grow", "grows", "grew", "grown", "growing", "gain", "gains", "gained",
+       "soar", "soared", "surge", "surged")
+_DOWN = ("decrease", "decreases", "decreased", "decreasing", "fall", "falls", "fell", "fallen",
+         "falling", "drop", "drops", "dropped", "dropping", "decline", "declines", "declined",
+         "declining", "shrink", "shrinks", "shrank", "shrunk", "plunge", "plunged", "slump",
+         "slumped")
 ANTONYMS: dict[str, frozenset[str]] = {}
-for _a, _b in _PAIRS:
+for _a, _b in (*_PAIRS, *((u, d) for u in _UP for d in _DOWN)):
     ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
     ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
 
