@@ -331,6 +331,8 @@ def test_an_acronym_is_the_same_name() -> None:
      "In 1996 Gary was the 297th most popular British name.", "number"),
     ("The Tour de Yorkshire starts on May 1.",
      "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
+    # a date's day and month in either order are one slot
+    ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
     # a "not" reached over a short aside (an age) to the clause that states the fact
     ("Maren Sanchez was stabbed to death.",
      "Maren Sanchez, 16, was not stabbed to death at her school.", "negation"),
@@ -360,6 +362,8 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      "The pair, who live in Clapham, London, ran across the finish line."),
     ("Night School was released in 2018.",  # a quoted title is no one's name
      'She appeared on "Saturday Night Live" in 2018.'),
+    ("She was born on 4 July 1950.", "She was born on July 4, 1950."),  # one date, two orders
+    ("The bridge opened on July 4.", "The bridge opened in July 2014."),  # a day is no year
 ])
 def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None

@@ -325,17 +325,26 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                     "september", "october", "november", "december", "jan", "feb", "mar",
+                     "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"})
+
+
 def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
     """For each number of ``text``, the tokens just before and after it that say which slot it
-    fills ("May 1" -> (-1, "may"); "30 - 20" -> (1, "20")); function words say nothing."""
+    fills ("May 1" -> (-1, "may"); "30 - 20" -> (1, "20")); function words say nothing. A
+    month beside a day is on no side (0): "4 July" and "July 14" are one slot, written in two
+    orders; a year beside its month keeps its side, so a day and a year never share one."""
     toks = _tokens(_number_text(text))
     out: dict[str, set[tuple[int, str]]] = {}
     for i, t in enumerate(toks):
         v = t.replace(",", "")
         if not _BARE_NUMBER.match(v):
             continue
+        day = not _YEAR.match(v)
         out.setdefault(v, set()).update(
-            (d, toks[i + d].replace(",", "")) for d in (-1, 1) if 0 <= i + d < len(toks)
+            (0 if day and toks[i + d] in _MONTHS else d, toks[i + d].replace(",", ""))
+            for d in (-1, 1) if 0 <= i + d < len(toks)
             and toks[i + d] not in _FUNCTION_WORDS and toks[i + d] not in STOPWORDS)
     return out
 
