@@ -54,7 +54,7 @@ from factgraph.evaluation.fact_agreement import (
 )
 from factgraph.evaluation.facts_report import CANDIDATE_CUTOFFS
 from factgraph.methods.e2e.evidence import reference_facts
-from factgraph.stages.contradiction import ANTONYMS, NEGATORS, find_conflict
+from factgraph.stages.contradiction import NEGATORS, find_conflict
 from factgraph.stages.fact_calibration import (
     DEFAULT_CALIBRATION,
     Calibration,
@@ -284,6 +284,33 @@ _NAME_IN_TEXT = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{3,}\b")
 ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline share
 
 
+# The antonyms the changed answers are built with: a fixed list (the judge's first one), so
+# that the sample stays the same while the judge's own table (factgraph.stages.antonyms)
+# grows, and a word it learns is measured on changes it was not written for.
+CHANGE_ANTONYM_PAIRS = (
+    ("positive", "negative"), ("increase", "decrease"), ("increase", "reduce"),
+    ("rise", "fall"), ("higher", "lower"), ("high", "low"), ("more", "fewer"),
+    ("larger", "smaller"), ("large", "small"),
+    ("won", "lost"), ("win", "lose"), ("maximum", "minimum"), ("majority", "minority"),
+    ("strong", "weak"), ("stronger", "weaker"), ("legal", "illegal"), ("true", "false"),
+    ("success", "failure"), ("successful", "unsuccessful"), ("accept", "reject"),
+    ("accepted", "rejected"), ("allow", "forbid"), ("allowed", "banned"),
+    ("approved", "rejected"), ("north", "south"), ("east", "west"),
+    ("inside", "outside"), ("internal", "external"), ("early", "late"), ("earlier", "later"),
+    ("older", "younger"), ("oldest", "youngest"), ("best", "worst"), ("better", "worse"),
+    ("present", "absent"), ("alive", "dead"), ("open", "closed"), ("male", "female"),
+    ("increased", "decreased"), ("rose", "fell"), ("gain", "loss"), ("profit", "loss"),
+    ("guilty", "innocent"), ("import", "export"), ("maximum", "minimum"),
+    ("include", "exclude"), ("included", "excluded"), ("above", "below"),
+    ("heavier", "lighter"), ("faster", "slower"), ("longer", "shorter"), ("warmer", "colder"),
+    ("hot", "cold"),
+)
+CHANGE_ANTONYMS: dict[str, list[str]] = {}
+for _a, _b in CHANGE_ANTONYM_PAIRS:
+    CHANGE_ANTONYMS.setdefault(_a, []).append(_b)
+    CHANGE_ANTONYMS.setdefault(_b, []).append(_a)
+
+
 def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, str]]:
     """(kind, changed sentence) for each change of the fact's own slot that this sentence
     admits: a number or year of the fact, a name of the fact (to "Vandermeer", a name no
@@ -303,8 +330,8 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
                     + sentence[m.end():]))
         break
     for w in re.findall(r"[a-z]+", fact.lower()):
-        if w in ANTONYMS and re.search(rf"\b{w}\b", sentence):
-            out.append(("antonym", re.sub(rf"\b{w}\b", sorted(ANTONYMS[w])[0], sentence,
+        if w in CHANGE_ANTONYMS and re.search(rf"\b{w}\b", sentence):
+            out.append(("antonym", re.sub(rf"\b{w}\b", sorted(CHANGE_ANTONYMS[w])[0], sentence,
                                           count=1)))
             break
     # "not" goes before what states the fact: an auxiliary whose next word is the fact's

@@ -1,0 +1,134 @@
+"""Words that say the opposite of each other, in the forms a sentence writes them.
+
+The contradiction check (:mod:`factgraph.stages.contradiction`) reads a fact as stated
+otherwise when the sentence that carries it has the opposite of one of its words: "Aspirin
+reduces the risk" / "Aspirin increases the risk", "the largest rainforest" / "the smallest
+rainforest", "was acquitted" / "was convicted". Its words are compared as written, so each
+pair here is given in base forms and :func:`word_forms` writes the regular inflections of
+both sides (-s, -ed, -ing, -er, -est, with a final "e" or "y" and a doubled consonant as
+English spells them); the irregular ones are listed (:data:`IRREGULAR`). A form that English
+does not have ("positived") costs nothing: no sentence holds it.
+
+A pair is here only where either word, put in the other's place, makes the sentence say
+something else whatever the rest of it says. Left out on purpose: pairs whose words swap with
+the roles ("X beat Y" is "Y lost to X": buy / sell, victory / defeat), pairs whose words
+often mean something else ("old" in "a 45-year-old", "right" in "human rights", "light" as
+a noun, "leave" as a noun, "fire" as in "open fire"), and "before" / "after", whose clauses
+move. Pure data; :data:`ANTONYMS` is built once, on import, from the tuples below.
+"""
+
+from __future__ import annotations
+
+import re
+
+# base forms; each side's inflections oppose each of the other's
+PAIRS: tuple[tuple[str, str], ...] = (
+    # verbs
+    ("increase", "decrease"), ("increase", "reduce"), ("raise", "lower"), ("win", "lose"),
+    ("pass", "fail"), ("succeed", "fail"), ("accept", "reject"), ("approve", "reject"),
+    ("allow", "forbid"), ("allow", "ban"), ("allow", "prohibit"), ("permit", "forbid"),
+    ("permit", "prohibit"), ("permit", "ban"), ("include", "exclude"), ("import", "export"),
+    ("open", "close"), ("confirm", "deny"), ("admit", "deny"), ("support", "oppose"),
+    ("acquit", "convict"), ("survive", "die"), ("add", "remove"), ("appear", "disappear"),
+    ("agree", "disagree"), ("remember", "forget"), ("improve", "worsen"),
+    ("improve", "deteriorate"), ("strengthen", "weaken"), ("expand", "shrink"),
+    ("begin", "end"), ("start", "end"), ("arrive", "depart"),
+    # adjectives (their -er and -est forms too)
+    ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
+    ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
+    ("early", "late"), ("hot", "cold"), ("warm", "cold"), ("wet", "dry"), ("rich", "poor"),
+    ("cheap", "expensive"), ("easy", "difficult"), ("easy", "hard"), ("simple", "complex"),
+    ("safe", "dangerous"), ("true", "false"), ("correct", "incorrect"), ("correct", "wrong"),
+    ("legal", "illegal"), ("public", "private"), ("domestic", "foreign"),
+    ("urban", "rural"), ("mandatory", "optional"), ("mandatory", "voluntary"),
+    ("compulsory", "voluntary"), ("temporary", "permanent"), ("common", "rare"),
+    ("full", "empty"), ("alive", "dead"), ("present", "absent"), ("male", "female"),
+    ("internal", "external"), ("inside", "outside"), ("above", "below"), ("north", "south"),
+    ("east", "west"), ("deep", "shallow"), ("wide", "narrow"), ("thick", "thin"),
+    ("guilty", "innocent"), ("benign", "malignant"), ("acute", "chronic"),
+    ("good", "bad"), ("successful", "unsuccessful"), ("first", "last"),
+    # nouns
+    ("maximum", "minimum"), ("majority", "minority"), ("success", "failure"),
+    ("gain", "loss"), ("profit", "loss"), ("winner", "loser"),
+    # forms no rule writes
+    ("more", "fewer"), ("more", "less"), ("most", "least"), ("most", "fewest"),
+    ("better", "worse"), ("best", "worst"), ("older", "younger"), ("oldest", "youngest"),
+    ("heavier", "lighter"), ("heaviest", "lightest"),
+)
+# a change's direction: every word of going up opposes every word of going down ("revenue
+# increased by 5%" / "revenue fell by 5%")
+UP: tuple[str, ...] = ("increase", "rise", "grow", "gain", "soar", "surge", "climb")
+DOWN: tuple[str, ...] = ("decrease", "fall", "drop", "decline", "shrink", "plunge", "slump",
+                         "reduce")
+IRREGULAR: dict[str, tuple[str, ...]] = {
+    "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
+    "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
+    "forget": ("forgot", "forgotten"), "die": ("dying",), "good": ("better", "best"),
+    "bad": ("worse", "worst"), "acquit": ("acquitted", "acquitting"),
+}
+# words whose regular forms mean something else: only the forms listed ("closer" is nearer,
+# "presented" showed, "lasted" went on)
+FIXED_FORMS: dict[str, tuple[str, ...]] = {
+    "open": ("opens", "opened", "opening"), "close": ("closes", "closed", "closing"),
+    "first": (), "last": (), "present": (), "absent": (),
+}
+_VOWELS = "aeiou"
+
+
+def word_forms(word: str) -> frozenset[str]:
+    """``word`` and its regular inflections, as English spells them: "reduce" -> reduces,
+    reduced, reducing, reducer…; "drop" -> drops, dropped, dropping; "early" -> earlier,
+    earliest; "big" -> bigger, biggest; with the irregular forms of :data:`IRREGULAR`, and
+    only the listed forms of the words of :data:`FIXED_FORMS`."""
+    if word in FIXED_FORMS:
+        return frozenset({word, *FIXED_FORMS[word]})
+    out = {word, *IRREGULAR.get(word, ())}
+    if not re.fullmatch(r"[a-z]+", word) or len(word) < 3:
+        return frozenset(out)
+    if word.endswith("e"):
+        stem_ = word[:-1]
+        out |= {word + "s", word + "d", stem_ + "ing", word + "r", word + "st"}
+        return frozenset(out)
+    if word.endswith("y") and word[-2] not in _VOWELS:
+        stem_ = word[:-1]
+        out |= {stem_ + "ies", stem_ + "ied", word + "ing", stem_ + "ier", stem_ + "iest"}
+        return frozenset(out)
+    plural = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    out |= {plural, word + "ed", word + "ing", word + "er", word + "est"}
+    if word[-1] not in _VOWELS + "wxy" and word[-2] in _VOWELS and word[-3] not in _VOWELS:
+        doubled = word + word[-1]  # "drop" -> "dropped", "big" -> "bigger", "win" -> "winner"
+        out |= {doubled + "ed", doubled + "ing", doubled + "er", doubled + "est"}
+    return frozenset(out)
+
+
+def antonym_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
+                  up: tuple[str, ...] = UP, down: tuple[str, ...] = DOWN
+                  ) -> dict[str, frozenset[str]]:
+    """Each written form → the forms that say its opposite: every form of one side of a pair
+    against every form of the other, and every word of going up against every word of going
+    down. A word never opposes one of its own forms."""
+    table: dict[str, set[str]] = {}
+    for a, b in (*pairs, *((u, d) for u in up for d in down)):
+        fa, fb = word_forms(a), word_forms(b)
+        for x in fa:
+            table.setdefault(x, set()).update(fb - fa)
+        for y in fb:
+            table.setdefault(y, set()).update(fa - fb)
+    return {w: frozenset(v) for w, v in table.items() if v}
+
+
+def same_word_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
+                    up: tuple[str, ...] = UP, down: tuple[str, ...] = DOWN
+                    ) -> dict[str, frozenset[str]]:
+    """Each written form of a word of the pairs → every form of that word ("ended" → end,
+    ends, ending, …): a sentence that says "ends" still says the fact's "ended"."""
+    table: dict[str, set[str]] = {}
+    for word in {w for pair in (*pairs, *((u, d) for u in up for d in down)) for w in pair}:
+        forms = word_forms(word)
+        for x in forms:
+            table.setdefault(x, set()).update(forms)
+    return {w: frozenset(v) for w, v in table.items()}
+
+
+ANTONYMS: dict[str, frozenset[str]] = antonym_table()
+SAME_WORD: dict[str, frozenset[str]] = same_word_table()

@@ -1,0 +1,60 @@
+"""Opposites in every form a sentence writes them (``factgraph.stages.antonyms``), and the
+contradiction check that reads them: a fact turned round in any inflection is contradicted;
+the same word in another form, or a fact that holds both sides, is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from factgraph.stages.antonyms import ANTONYMS, PAIRS, SAME_WORD, word_forms
+from factgraph.stages.contradiction import contradiction
+
+
+def test_word_forms_spell_the_regular_inflections() -> None:
+    assert {"reduces", "reduced", "reducing"} <= word_forms("reduce")
+    assert {"drops", "dropped", "dropping"} <= word_forms("drop")
+    assert {"earlier", "earliest", "denied"} <= word_forms("early") | word_forms("deny")
+    assert {"bigger", "biggest", "winner", "won"} <= word_forms("big") | word_forms("win")
+    # a word whose regular forms mean something else keeps only its listed ones
+    assert "closer" not in word_forms("close") and "lasted" not in word_forms("last")
+
+
+def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
+    for a, b in PAIRS:
+        for x in word_forms(a) - word_forms(b):
+            assert word_forms(b) - word_forms(a) <= ANTONYMS[x], (a, b, x)
+    assert "increases" in ANTONYMS["reduces"] and "fell" in ANTONYMS["increased"]
+    assert not any(w in ANTONYMS[w] for w in ANTONYMS)  # nothing opposes itself
+    assert {"end", "ends", "ending"} <= SAME_WORD["ended"]
+
+
+@pytest.mark.parametrize(("fact", "sentence"), [
+    ("Aspirin reduces the risk of heart attack.", "Aspirin increases the risk of heart attack."),
+    ("The Amazon is the largest rainforest in the world.",
+     "The Amazon is the smallest rainforest in the world."),
+    ("Everest is the highest mountain on Earth.", "Everest is the lowest mountain on Earth."),
+    ("The bill passed the Senate.", "The bill failed in the Senate."),
+    ("The defendant was acquitted of all charges.",
+     "The defendant was convicted of all charges."),
+    ("Smoking is allowed in the park.", "Smoking is prohibited in the park."),
+    ("The patient survived the surgery.", "The patient died during the surgery."),
+    ("Revenue increased by 5% in 2023.", "Revenue fell by 5% in 2023."),
+])
+def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: str) -> None:
+    found = contradiction(fact, sentence, sentence)
+    assert found is not None and found.slot == "antonym", found
+
+
+@pytest.mark.parametrize(("fact", "sentence"), [
+    # the same word in another form: "ended" is said by "ends"
+    ("Boseman ended his career being an African American icon.",
+     "Boseman began his career playing icons; he ends it as one himself."),
+    # a fact that holds both sides turns nothing round
+    ("SmoothGrad removes noise by adding noise.",
+     "SmoothGrad adds noise to inputs many times and averages the maps."),
+    # a regular form that means another word: "lasted" is no "last"
+    ("The trial lasted two weeks.", "The first trial took two weeks."),
+    ("Aspirin reduces the risk of heart attack.", "Aspirin lowers the risk of heart attack."),
+])
+def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
+    assert contradiction(fact, sentence, sentence) is None
