@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from factgraph.stages.antonyms import ANTONYMS, PAIRS, SAME_WORD, word_forms
+from factgraph.stages.antonyms import ANTONYMS, PAIRS, SAME_WORD, latin_opposites, word_forms
 from factgraph.stages.contradiction import contradiction
 
 
@@ -39,6 +39,9 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("Smoking is allowed in the park.", "Smoking is prohibited in the park."),
     ("The patient survived the surgery.", "The patient died during the surgery."),
     ("Revenue increased by 5% in 2023.", "Revenue fell by 5% in 2023."),
+    ("The vaccine is effective against the Delta variant.",
+     "The vaccine is ineffective against the Delta variant."),
+    ("The claim is relevant to the case.", "The claim is irrelevant to the case."),
 ])
 def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: str) -> None:
     found = contradiction(fact, sentence, sentence)
@@ -55,6 +58,21 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
     # a regular form that means another word: "lasted" is no "last"
     ("The trial lasted two weeks.", "The first trial took two weeks."),
     ("Aspirin reduces the risk of heart attack.", "Aspirin lowers the risk of heart attack."),
+    # a Latin prefix that makes no opposite
+    ("The painting is valuable to the museum.", "The painting is invaluable to the museum."),
+    ("Migrant workers built the stadium.", "Immigrant workers built the stadium."),
 ])
 def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None
+
+
+def test_the_latin_prefix_turns_adjectives_as_english_spells_it() -> None:
+    assert latin_opposites("possible") == {"impossible"}
+    assert latin_opposites("logical") == {"illogical"} and "logical" in latin_opposites(
+        "illogical")
+    assert latin_opposites("relevant") == {"irrelevant"}
+    assert latin_opposites("effective") == {"ineffective"}
+    # no adjective ending, too short, or a word the prefix makes no opposite of
+    assert not latin_opposites("come") | latin_opposites("income") | latin_opposites("form")
+    assert not latin_opposites("invaluable") | latin_opposites("valuable")
+    assert "possible" not in latin_opposites("inpossible")  # "im" before p, not "in"

@@ -117,6 +117,40 @@ def antonym_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
     return {w: frozenset(v) for w, v in table.items() if v}
 
 
+# the Latin negating prefix, as English spells it before the base's first letter ("im"
+# before b, m, p; "il" before l; "ir" before r), turns an adjective only: a base of 5+
+# letters with an adjective's ending, not one of the words it makes no opposite of
+_LATIN_ENDINGS = ("ble", "ive", "ent", "ant", "al", "ate", "ect", "ete", "id", "ure", "ite")
+_LATIN_NOT_OPPOSITE = frozenset({
+    "famous", "valuable", "flammable", "habitable", "credible", "different", "migrant",
+    "migrate", "mediate", "habitant", "dent", "sure", "cite", "radiate", "tense", "vent"})
+
+
+def _latin_prefix(base: str) -> str:
+    return "im" if base[0] in "bmp" else "il" if base[0] == "l" else \
+        "ir" if base[0] == "r" else "in"
+
+
+def latin_opposites(word: str) -> frozenset[str]:
+    """The adjective with or without its negating "in" / "im" / "il" / "ir": "effective" /
+    "ineffective", "possible" / "impossible", "relevant" / "irrelevant", "illogical" /
+    "logical"; nothing for a word it does not turn ("invaluable" is no "valuable", "income"
+    no "come")."""
+    out = set()
+
+    def turns(base: str) -> bool:
+        return len(base) >= 5 and base.isalpha() and base.endswith(_LATIN_ENDINGS) \
+            and base not in _LATIN_NOT_OPPOSITE
+
+    if turns(word) and not word.startswith(("in", "im", "il", "ir")):
+        out.add(_latin_prefix(word) + word)
+    for prefix in ("in", "im", "il", "ir"):
+        base = word[len(prefix):]
+        if word.startswith(prefix) and turns(base) and _latin_prefix(base) == prefix:
+            out.add(base)
+    return frozenset(out)
+
+
 def same_word_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
                     up: tuple[str, ...] = UP, down: tuple[str, ...] = DOWN
                     ) -> dict[str, frozenset[str]]:

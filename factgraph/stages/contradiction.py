@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from factgraph.stages.antonyms import ANTONYMS, SAME_WORD
+from factgraph.stages.antonyms import ANTONYMS, SAME_WORD, latin_opposites
 from factgraph.stages.context_facts import (
     NUMBER_WORDS,
     STOPWORDS,
@@ -547,11 +547,13 @@ def _prefixable(word: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def opposites(word: str) -> frozenset[str]:
-    """The words that say the opposite of ``word``: its :data:`ANTONYMS`, and the word with or
-    without a negating prefix ("stable" / "unstable", "violent" / "nonviolent"; the rest of at
-    least 4 letters and no function word, so "under" and "unless" oppose nothing). Cached: it
+    """The words that say the opposite of ``word``: its :data:`ANTONYMS`, the adjective with or
+    without its Latin "in" / "im" / "il" / "ir" (:func:`~factgraph.stages.antonyms.
+    latin_opposites`: "effective" / "ineffective"), and the word with or without a negating
+    "un" / "non" ("stable" / "unstable", "violent" / "nonviolent"; the rest of at least 4
+    letters and no function word, so "under" and "unless" oppose nothing). Cached: it
     is asked for every word of every fact against every sentence checked."""
-    out = set(ANTONYMS.get(word, frozenset()))
+    out = set(ANTONYMS.get(word, frozenset())) | latin_opposites(word)
     if _prefixable(word):
         for prefix in _NEGATING_PREFIXES:
             out.add(prefix + word)
