@@ -331,6 +331,10 @@ def test_an_acronym_is_the_same_name() -> None:
      "In 1996 Gary was the 297th most popular British name.", "number"),
     ("The Tour de Yorkshire starts on May 1.",
      "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
+    # "has yet to" negates; a stem with or without its silent "e" is one word
+    ("The drug is approved by the FDA.", "The FDA has yet to approve the drug.", "negation"),
+    ("The drug was approved by the FDA in 2020.", "The FDA did not approve the drug in 2020.",
+     "negation"),
     # a date's day and month in either order are one slot
     ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
     # a "not" reached over a short aside (an age) to the clause that states the fact

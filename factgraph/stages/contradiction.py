@@ -106,6 +106,8 @@ _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-non
 
 
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
+# "has yet to approve" says it has not approved
+_YET_TO = re.compile(r"\b(?:has|have|had|is|are|was|were)\s+yet\s+to\b", re.I)
 _STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)")  # where a negator's reach over "or" ends
 _OR = frozenset({"or", "nor"})
 
@@ -118,6 +120,7 @@ def _negated_words(text: str) -> list[str]:
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", _QUOTED.sub(" ", text)))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
+    plain = _YET_TO.sub(" not ", plain)
     out = []
     # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
     # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
@@ -177,7 +180,9 @@ def _negation_conflict(fact: str, clause: str) -> Conflict | None:
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
-    if not any(w and w in set(stems(other)) for w in negated):
+    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
+    said = {x for w in stems(other) for x in (w, w.removesuffix("e"))}
+    if not any(w and w.removesuffix("e") in said for w in negated):
         return None
     # "is only doubled when stressed" says it is not doubled otherwise: a restricted
     # affirmation agrees with a negation under another condition
@@ -194,8 +199,9 @@ def _rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str])
     rest = [w.replace(",", "") for w in fact_stems if w.replace(",", "") not in drop]
     if not rest:
         return 0.0, 0
-    said = {w.replace(",", "") for w in sentence_stems}
-    return sum(w in said for w in rest) / len(rest), len(rest)
+    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
+    said = {x for w in sentence_stems for x in (w.replace(",", ""), w.removesuffix("e"))}
+    return sum(w in said or w.removesuffix("e") in said for w in rest) / len(rest), len(rest)
 
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
