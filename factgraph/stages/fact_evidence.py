@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from factgraph.stages.context_facts import content_words, fold_accents, stem
+from factgraph.stages.text_units import ends_with_abbreviation
 
 _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’.-]*[a-zA-Z]\b|\b[A-Z]{2,}\b")
@@ -68,17 +69,26 @@ def distinctiveness(facts: Sequence[str]) -> dict[str, float]:
     return {w: math.log(1.0 + n / k) for w, k in df.items()}
 
 
+# a title or an abbreviation before a name or a number is no name ("Mr Miliband" is
+# Miliband; "reactor No. 4" names nothing)
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "no", "nos", "mt",
+                     "fig", "vol", "sir", "dame", "lord", "lady", "rev", "gen", "col", "capt",
+                     "lt", "sgt", "gov", "sen", "rep", "pres"})
+
+
 def names(text: str) -> list[str]:
     """Capitalised words of ``text`` that are not the first word of a sentence (a proxy for
-    names: "Anuradha", "Koirala", "CNN"), lower-cased, accents dropped ("Río" = "rio")."""
+    names: "Anuradha", "Koirala", "CNN"), lower-cased, accents dropped ("Río" = "rio");
+    titles and abbreviations ("Mr", "Dr", "No.") are no names, and the word after one is not
+    a sentence's first ("Dr. Smith", "the U.S. Army")."""
     text = fold_accents(text)
     out = []
     for m in _NAME.finditer(text):
         before = text[: m.start()].rstrip()
-        if not before or before[-1] in ".!?:\"“(":
-            continue
+        if not before or (before[-1] in ".!?:\"“(" and not ends_with_abbreviation(before)):
+            continue  # a sentence's first word, not one after "Dr." or "U.S."
         w = m.group(0).strip(".").lower()
-        if w and w not in out:
+        if w and w not in out and w not in _TITLES:
             out.append(w)
     return out
 

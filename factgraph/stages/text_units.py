@@ -32,6 +32,12 @@ _ABBREVIATION = re.compile(
     r"(?<!°)\b(?:[A-Za-z]\.){1,3})$")
 
 
+def ends_with_abbreviation(text: str) -> bool:
+    """Whether ``text`` ends with an abbreviation's stop ("No.", "Dr.", "U.S.", "J. R."),
+    which ends no sentence."""
+    return _ABBREVIATION.search(text) is not None
+
+
 def _join_abbreviations(pieces: list[str]) -> list[str]:
     out: list[str] = []
     for p in pieces:
