@@ -50,6 +50,12 @@ def test_names_skip_the_first_word_of_a_sentence() -> None:
         "kathmandu", "anuradha", "koirala"]
 
 
+def test_a_title_or_an_abbreviation_is_no_name() -> None:
+    assert names("The accident occurred in reactor No. 4 during a safety test.") == []
+    assert names("An adviser to Mr Miliband said Dr. Smith had joined the U.S. Army.") == [
+        "miliband", "smith", "u.s", "army"]
+
+
 def test_a_fact_stated_in_one_sentence_beats_its_words_scattered() -> None:
     index = ResponseIndex.of(RESPONSE)
     stated = fact_evidence("Anuradha Koirala runs a shelter in Kathmandu.", index)
