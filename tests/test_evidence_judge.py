@@ -4,6 +4,7 @@ the model asked only about the undecided."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -533,3 +534,28 @@ def test_expected_coverage_weighs_a_statement_by_what_it_says() -> None:
     assert factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence").scores == \
         factgraph.evaluate("q", answer, facts=given, judge="e2e-evidence",
                            expected_coverage_weights="facts").scores
+
+
+def test_the_evidence_judge_needs_no_query_on_the_command_line(tmp_path: Path) -> None:
+    """An answer against its one reference (auto: the evidence judge) or a named evidence judge
+    runs without --query, scored as with one; a judge that reads the question asks for it."""
+    from tests.pipeline_support import invoke
+
+    reference = tmp_path / "reference.txt"
+    reference.write_text("The dam was finished in 1936. It holds back Lake Mead.",
+                         encoding="utf-8")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The dam was finished in 1936.", encoding="utf-8")
+    base = ["evaluate", "--response", str(answer), "--context", str(reference),
+            "--format", "json", "--no-cache"]
+    without = invoke(*base)
+    assert without.exit_code == 0, without.output
+    with_query = invoke(*base, "--query", "Tell me about the dam.")
+    assert with_query.exit_code == 0, with_query.output
+    scores = [json.loads(r.output[r.output.index("{"):])["scores"]
+              for r in (without, with_query)]
+    assert scores[0] == scores[1] and scores[0]["comprehensiveness"] == 0.5
+    named = invoke(*base, "--judge", "e2e-evidence", "--context", str(answer))
+    assert named.exit_code == 0, named.output
+    refused = invoke(*base, "--context", str(answer))  # two texts, a short answer: it reads it
+    assert refused.exit_code != 0 and "give --query" in refused.output

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from factgraph.cli.judge_choice import announce_auto, check_card, run_judges
+from factgraph.cli.judge_choice import announce_auto, check_card, reads_query, run_judges
 from factgraph.cli.method_flags import (
     MethodFlagsCommand,
     OptionFlag,
@@ -342,14 +342,20 @@ def evaluate_cmd(input_file: str | None, query: str | None, response_file: str |
     else:
         facts = _given_facts(fact_texts, facts_file)
         needs_text = METHODS[kw.get("method") or DEFAULT_METHOD].needs_response
-        if needs_text and (response_file is None or (query is None and not facts)):
+        if needs_text and response_file is None:
             raise UserError("give --query and --response (or --input FILE); with given facts "
-                            "--query may be left out")
+                            "or the evidence judge --query may be left out")
         inp = EvaluationInput(id=input_id, query=query or "",
                               response=_read_text(response_file) if response_file else "",
                               documents=_documents(context_files),
                               facts=facts)
     config = build_config(kw)
+    if not input_file and query is None and not inp.facts \
+            and METHODS[config.method].needs_response \
+            and reads_query(config, kw.get("judge"), inp):
+        raise UserError("give --query: this run's judge reads it (--query may be left out with "
+                        "given facts, or with the evidence judge: one --context, or --judge "
+                        "e2e-evidence)")
     if card is not None and judge_card:
         check_card(card, judge_card, config, run_judges(config, kw.get("judge"), [inp]))
     announce_auto(config, [inp])

@@ -55,6 +55,20 @@ def run_judges(config: EvaluationConfig, judge: str | None,
     return set(auto_choices(config, inputs))
 
 
+def reads_query(config: EvaluationConfig, judge: str | None, inp: EvaluationInput) -> bool:
+    """Whether the run reads the input's query: every method and judge does but the evidence
+    judge (``coverage_judge="evidence"``, named, set, or the one ``auto`` picks for this input),
+    which judges the response against the facts of its texts whatever was asked."""
+    from factgraph.methods.judges import JUDGES
+
+    if config.method != "e2e":
+        return True
+    names = run_judges(config, judge, [inp])
+    kinds = {JUDGES[n].options.get("coverage_judge") for n in names if n in JUDGES} if names \
+        else {config.options.get("coverage_judge")}
+    return kinds != {"evidence"}
+
+
 def card_judge(card: JudgeCard | PairwiseCard) -> str:
     """The judge a card measured: a pairwise card's ``judge``; a WikiContradict card names it
     in ``method`` (``e2e-answers-several``, or a method and a note: ``e2e (recorded)``)."""
