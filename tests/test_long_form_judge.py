@@ -36,6 +36,14 @@ def test_sentences_drop_citations_and_list_markers() -> None:
                                      "Irrigation of dry fields"]
 
 
+def test_a_tables_rule_line_is_no_sentence() -> None:
+    text = ("| Dam | Height |\n|---|:---:|\n| Hoover Dam | 221 metres |\n"
+            "| Grand Coulee Dam | 168 metres |\nPrices rose - then fell --- sharply.")
+    assert split_sentences(text) == ["| Dam | Height |", "| Hoover Dam | 221 metres |",
+                                     "| Grand Coulee Dam | 168 metres |",
+                                     "Prices rose - then fell --- sharply."]
+
+
 def test_sentences_stop_at_a_list_of_works_cited() -> None:
     """A list of works cited states no fact: from a "References" line on, and each line that
     opens with a citation number and reads as an entry (pages, a year, a quoted title)."""

@@ -22,6 +22,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _CITATION = re.compile(r"\s*\[\d+(?:\s*[,-]\s*\d+)*\]")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t].*$", re.M)
+# a Markdown table's rule line ("|---|:--:|") says nothing: its rows do
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$",
+                         re.M)
 _EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
 # a piece that ends with one of these did not end a sentence ("reactor No. 4", "the U.S. Army",
 # "Dr. Smith", "J. R. R. Tolkien"): it is joined to the next piece
@@ -63,7 +66,8 @@ _BIBLIOGRAPHY_ENTRY = re.compile(
 
 
 def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
-    """The sentences of ``text`` (see module docstring), in order; a Markdown heading is none,
+    """The sentences of ``text`` (see module docstring), in order; a Markdown heading or a
+    table's rule line is none,
     an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, a list of works cited (from a
     line that opens with "References" / "Sources" / "Bibliography" on) holds none, and a piece
     with fewer than ``min_content_words`` content words is joined to the sentence before it
@@ -73,7 +77,7 @@ def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
         text = text[: cited.start()]
     text = _BIBLIOGRAPHY_ENTRY.sub("", text)
     # a heading ("## Causes") names what follows: no sentence, and not glued to the next one
-    plain = _EMPHASIS.sub("", _CITATION.sub("", _HEADING.sub("", text)))
+    plain = _EMPHASIS.sub("", _CITATION.sub("", _TABLE_RULE.sub("", _HEADING.sub("", text))))
     pieces = [p.strip() for line in _lead_ins_read_on(plain.splitlines())
               for p in _join_abbreviations(
                   _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()))]
