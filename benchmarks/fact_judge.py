@@ -285,7 +285,7 @@ ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline s
 
 
 # The antonyms the changed answers are built with: a fixed list (the judge's first one), so
-# that the sample stays the same while the judge's own table (factgraph.stages.antonyms)
+# that the sample stays the same while the judge's own table (factgraph.stages.conflicts.antonyms)
 # grows, and a word it learns is measured on changes it was not written for.
 CHANGE_ANTONYM_PAIRS = (
     ("positive", "negative"), ("increase", "decrease"), ("increase", "reduce"),

@@ -1,4 +1,4 @@
-"""Opposites in every form a sentence writes them (``factgraph.stages.antonyms``), and the
+"""Opposites in every form a sentence writes them (``factgraph.stages.conflicts.antonyms``), and the
 contradiction check that reads them: a fact turned round in any inflection is contradicted;
 the same word in another form, or a fact that holds both sides, is not."""
 
@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from factgraph.stages.antonyms import ANTONYMS, PAIRS, SAME_WORD, latin_opposites, word_forms
+from factgraph.stages.conflicts.antonyms import (
+    ANTONYMS,
+    PAIRS,
+    SAME_WORD,
+    latin_opposites,
+    word_forms,
+)
 from factgraph.stages.contradiction import contradiction
 
 

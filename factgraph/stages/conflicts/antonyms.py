@@ -20,6 +20,11 @@ move. Pure data; :data:`ANTONYMS` is built once, on import, from the tuples belo
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from factgraph.stages.conflicts.base import FUNCTION_WORDS, REST_SHARE, Conflict, rest_share
+from factgraph.stages.conflicts.negation import negated_tokens
+from factgraph.stages.context_facts import STOPWORDS, stem
 
 # base forms; each side's inflections oppose each of the other's
 PAIRS: tuple[tuple[str, str], ...] = (
@@ -166,3 +171,51 @@ def same_word_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
 
 ANTONYMS: dict[str, frozenset[str]] = antonym_table()
 SAME_WORD: dict[str, frozenset[str]] = same_word_table()
+
+
+_NEGATING_PREFIXES = ("un", "non")
+
+
+def _prefixable(word: str) -> bool:
+    """A word that a negating prefix can turn: 4+ letters, no function word."""
+    return word.isalpha() and len(word) >= 4 and word not in STOPWORDS \
+        and word not in FUNCTION_WORDS
+
+
+@lru_cache(maxsize=8192)
+def opposites(word: str) -> frozenset[str]:
+    """The words that say the opposite of ``word``: its :data:`ANTONYMS`, the adjective with or
+    without its Latin "in" / "im" / "il" / "ir" (:func:`~factgraph.stages.conflicts.antonyms.
+    latin_opposites`: "effective" / "ineffective"), and the word with or without a negating
+    "un" / "non" ("stable" / "unstable", "violent" / "nonviolent"; the rest of at least 4
+    letters and no function word, so "under" and "unless" oppose nothing). Cached: it
+    is asked for every word of every fact against every sentence checked."""
+    out = set(ANTONYMS.get(word, frozenset())) | latin_opposites(word)
+    if _prefixable(word):
+        for prefix in _NEGATING_PREFIXES:
+            out.add(prefix + word)
+            if word.startswith(prefix) and _prefixable(word[len(prefix):]):
+                out.add(word[len(prefix):])
+    return frozenset(out)
+
+
+def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
+                     sentence_stems: set[str]) -> Conflict | None:
+    """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
+    instead, with the rest of the fact there; a negated opposite says the same ("not
+    uncommon" / "common")."""
+    said, held = set(sentence_tokens), set(fact_tokens)
+    # "not uncommon" / "common", "closed" / "not open": a negated opposite says the same
+    fact_negated, said_negated = negated_tokens(fact_tokens), negated_tokens(sentence_tokens)
+    for t in fact_tokens:
+        opposite = opposites(t)
+        # the sentence says the word in another form ("ended" / "ends"), or the fact holds
+        # both sides ("removing noise by adding noise"): nothing is turned round
+        if not opposite or SAME_WORD.get(t, frozenset({t})) & said or opposite & held:
+            continue
+        hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
+        if hit:
+            share, size = rest_share(fact_stems, {stem(t)}, sentence_stems)
+            if share >= REST_SHARE and size >= 2:
+                return Conflict("antonym", t, hit[0])
+    return None

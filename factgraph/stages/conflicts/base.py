@@ -1,0 +1,79 @@
+"""What the contradiction checks share (:mod:`factgraph.stages.contradiction`): the verdict
+(:class:`Conflict`), the words a text is read as (:func:`tokens`: "didn't" is "did not", "%"
+is "percent", "non-parametric" one word), and how much of a fact stands in a sentence outside
+its slot (:func:`rest_share`, which each check asks before it calls a slot changed)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from factgraph.stages.context_facts import NUMBER_WORDS
+
+REST_SHARE = 0.75
+
+SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
+
+
+NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
+                      "neither", "nor", "cannot", "nowhere", "unable"})
+
+
+TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*|n't", re.I)
+
+YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
+
+    slot: str  # "number" | "negation" | "antonym" | "name"
+    fact_value: str
+    response_value: str
+
+    def describe(self) -> str:
+        """One line for a person: "number: fact 28, response 31"."""
+        return f"{self.slot}: fact {self.fact_value!r}, response {self.response_value!r}"
+
+
+_PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
+
+_NOT = re.compile(r"n\s*'\s*t\b|\bcannot\b", re.I)  # "didn't", "didn ' t", "cannot"
+
+
+# "non-parametric" is "nonparametric": one word, else its half reads as the opposite
+_PREFIX_HYPHEN = re.compile(r"\b(non|un)-(?=[a-z])", re.I)
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-cased words and numbers of ``text`` as the checks compare them: "n't" and
+    "cannot" as "not", "%" and "per cent" as "percent", "non-" / "un-" joined to the word,
+    number words as digits."""
+    plain = _NOT.sub(" not", _PERCENT.sub(" percent", text.replace("’", "'")))
+    plain = _PREFIX_HYPHEN.sub(r"\1", plain)
+    return [NUMBER_WORDS.get(t, t) for t in (t.lower() for t in TOKEN.findall(plain))]
+
+
+# a quoted title says nothing about the fact's polarity ("The Night We Never Met", a quote
+# left open by a cut sentence too); a quoted phrase that is no title ("never carried it") does
+QUOTED = re.compile(r"\"[A-Z][^\"]*(?:\"|$)|“[A-Z][^”]*(?:”|$)|``\s*[A-Z].*?(?:''|$)")
+
+
+def rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) -> tuple[
+        float, int]:
+    """(share, size): the share of the fact's stems outside ``drop`` (the slot) that the
+    sentence holds, and how many there are; a check calls the slot changed only where the
+    rest of the fact stands."""
+    # a number is one word with or without its thousands commas ("7,000" / "7000")
+    rest = [w.replace(",", "") for w in fact_stems if w.replace(",", "") not in drop]
+    if not rest:
+        return 0.0, 0
+    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
+    said = {x for w in sentence_stems for x in (w.replace(",", ""), w.removesuffix("e"))}
+    return sum(w in said or w.removesuffix("e") in said for w in rest) / len(rest), len(rest)
+
+
+FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
+                            "per", "by", "from", "with", "than", "as", "is", "are", "was",
+                            "were", "be", "that", "which", "who", "it", "its", "their"})

@@ -1,0 +1,174 @@
+"""The name check: a name of the fact that the sentence does not state, where another name stands
+in its place (beside the same word, or inside the fact's own name: "Drew Miller" / "Drew
+Vandermeer"). The same name in other forms is no conflict: a shorter or longer name
+("Koirala" / "Anuradha Koirala"), a possessive, an accent, a plural, an acronym ("MP",
+"LLMs"), a spelling variant, a place and its people ("Brazil" / "Brazilian"), a pronoun."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from factgraph.stages.conflicts.base import (
+    FUNCTION_WORDS,
+    QUOTED,
+    REST_SHARE,
+    SLOT_REST_SHARE,
+    Conflict,
+    rest_share,
+    tokens,
+)
+from factgraph.stages.context_facts import (
+    STOPWORDS,
+    content_words,
+    fold_accents,
+    stem,
+)
+from factgraph.stages.fact_evidence import names
+
+
+def _initials(text: str) -> set[str]:
+    """Acronyms the fact's runs of capitalised words make ("Natural Language Processing" ->
+    "nlp"): a shorter name of the same thing."""
+    out: set[str] = set()
+    for run in re.findall(r"(?:\b[A-Z][a-zA-Z]*(?:\s+|$)){2,}", text):
+        words = run.split()  # each stretch of two or more: "The United States" gives "us"
+        out.update("".join(w[0] for w in words[i:j]).lower()
+                   for i in range(len(words)) for j in range(i + 2, len(words) + 1))
+    return out
+
+
+def _longer_acronym(name: str, initials: set[str], sentence: str) -> bool:
+    """Whether ``name`` is written in capitals in ``sentence`` (a plural "s" aside) and holds
+    the initials of a name of the fact: a longer name of the same one ("LLMs" for "Language
+    Models", "NASA" for "Space Administration")."""
+    core = name.removesuffix("s")
+    return any(len(x) >= 2 and x in core for x in initials) and bool(
+        re.search(rf"\b{re.escape(core.upper())}s?\b", sentence))
+
+
+def _neighbours(toks: list[str], word: str) -> set[tuple[int, str]]:
+    return {(d, toks[i + d]) for i, t in enumerate(toks) if t == word
+            for d in (-1, 1) if 0 <= i + d < len(toks)}
+
+
+def _spelling_variant(a: str, b: str) -> bool:
+    """Two spellings of one name (a typo, a transliteration): the same first three letters,
+    or a close match."""
+    from difflib import SequenceMatcher
+
+    return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
+
+
+# a pronoun stands for a name, it does not replace it ("She noticed a stain")
+_PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "these", "those",
+                       "there", "his", "her", "hers", "its", "our", "their", "my", "your"})
+
+
+def _names(text: str, first: bool = False) -> list[str]:
+    """:func:`~factgraph.stages.fact_evidence.names` without a possessive ("Europe's" is
+    Europe); with ``first``, also a capitalised first word that is not a common word
+    ("Jones scored 170": a swapped name often opens the sentence)."""
+    out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)]
+    opening = re.match(r"\s*([A-Z][a-z]{1,})\b", text)
+    if first and opening and opening.group(1).lower() not in STOPWORDS \
+            and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS:
+        out.append(opening.group(1).lower())
+    return list(dict.fromkeys(out))
+
+
+def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
+                  sentence_stems: set[str], aligned: bool = True) -> Conflict | None:
+    """Another name where the fact has one. A name of the fact that the whole response never
+    states is swapped when another name stands beside a word that stands beside it in the
+    fact. A name the response states elsewhere but not in this sentence needs more: the other
+    name stands in the fact's own name ("Drew Miller" / "Drew Vandermeer": a capitalised
+    word of the fact beside both) — then one word of the rest may be paraphrased — or, in the
+    sentence aligned to the fact, beside the same content word that is no part of a name
+    ("Smith scored 170" / "Jones scored 170" is; "a shelter in Kathmandu" / "a shelter in
+    Nepal" is not: "in" says no slot)."""
+    fact, sentence = fold_accents(fact), fold_accents(sentence)
+    response_lower = fold_accents(response_lower)
+    fact_names = _names(fact)
+    # "Baron/Pup": alternatives; one of them stated is enough
+    alternatives = [set(m.lower().split("/")) for m in re.findall(r"\w+(?:/\w+)+", fact)]
+
+    spelled_out = _spelled_out_initials(response_lower)  # "MP"
+    # a place or its people named alone ("a Brazilian club" / "in Brazil"), not inside a
+    # longer name ("European Union" is not stated by "Europe")
+    alone = {run.lower() for run in re.findall(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", fact)
+             if " " not in run}
+
+    def stated(n: str, text: str) -> bool:  # a plural too; "MP" for "Member of Parliament"
+        return n in spelled_out or any(
+            re.search(rf"\b{re.escape(a)}(?:s|es)?\b", text)
+            for a in next((g for g in alternatives if n in g), {n})) or (n in alone and any(
+                same_place(n, w) for w in re.findall(r"[a-z]{4,}", text)))
+
+    sentence_lower = sentence.lower()
+    here = [n for n in fact_names if not stated(n, sentence_lower)]
+    if not here:
+        return None
+    short = _initials(fact)
+    others = [m for m in _names(sentence, first=True) if m not in fact_names and m not in short
+              and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)
+              and not _longer_acronym(m, short, sentence)]
+    if not others:
+        return None
+    nowhere = [n for n in here if not stated(n, response_lower)]
+    # a possessive's "s" is no neighbour ("Europe's search" / "Vandermeer's search")
+    fact_tokens, sentence_tokens = ([t for t in tokens(x) if t != "s"] for x in (fact, sentence))
+    fact_capitals = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fact)} - STOPWORDS
+    # a word of a quoted title ("Saturday Night Live") is no one's name
+    titled = {w.lower() for q in QUOTED.findall(fact) + QUOTED.findall(sentence)
+              for w in re.findall(r"\w+", q)}
+    for n in here:  # the other name stands where the fact's name stands
+        around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
+        # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
+        # ("Glen Higgs" / "Vandermeer Higgs": a relative shares a surname) only where the
+        # response never names the fact's one
+        in_name = {(d, w) for d, w in around if w in fact_capitals
+                   and (d < 0 or n in nowhere)}
+        drop = {stem(w) for w in content_words(n)}  # the slot, not every name
+        share, size = rest_share(fact_stems, drop, sentence_stems)
+        if size < 2:
+            continue
+        for m in others:
+            if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
+                continue
+            beside = _neighbours(sentence_tokens, m)
+            if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
+                return Conflict("name", n, m)
+            if not around & beside or share < REST_SHARE:
+                continue
+            if n in nowhere or (aligned and any(
+                    w not in STOPWORDS and w not in FUNCTION_WORDS and w not in fact_capitals
+                    and w.isalpha() and len(w) >= 3 for _, w in around & beside)):
+                return Conflict("name", n, m)
+    return None
+
+
+_DEMONYM_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "i")
+
+_PLACE_ENDINGS = ("ium", "ia", "y", "a", "")
+
+
+def same_place(a: str, b: str) -> bool:
+    """Whether two lower-case words name one place as the place and its people or language
+    ("brazil" / "brazilian", "belgium" / "belgian", "germany" / "german", "japan" /
+    "japanese"): one less a demonym ending is the other less a place ending, 4+ letters left
+    ("paul" / "paula" is no pair; "austria" / "australia" neither)."""
+    def roots(w: str, endings: tuple[str, ...]) -> set[str]:
+        return {w[: len(w) - len(e)] for e in endings
+                if w.endswith(e) and len(w) - len(e) >= 4}
+
+    if a == b:
+        return True
+    return bool(roots(a, _DEMONYM_ENDINGS) & roots(b, _PLACE_ENDINGS)
+                or roots(b, _DEMONYM_ENDINGS) & roots(a, _PLACE_ENDINGS))
+
+
+@lru_cache(maxsize=32)
+def _spelled_out_initials(response_lower: str) -> frozenset[str]:
+    """The acronyms a response spells out ("Member of Parliament" -> "mp"); once per response."""
+    return frozenset(_initials(response_lower.title().replace(" Of ", " ")))

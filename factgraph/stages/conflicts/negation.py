@@ -1,0 +1,121 @@
+"""The negation check: one side says "not" ("no", "never", "n't", "without", "has yet to", …)
+and the other does not, about a word both say. What a negator reaches (:func:`negated_words`:
+the next content word, and over "or" within its stretch), and what negates nothing: a quoted or
+capitalised title ("Without a Trace"), "no-nonsense", "No. 4"."""
+
+from __future__ import annotations
+
+import re
+
+from factgraph.stages.conflicts.base import NEGATORS, QUOTED, Conflict, tokens
+from factgraph.stages.context_facts import (
+    STOPWORDS,
+    stem,
+)
+from factgraph.stages.fact_evidence import stems
+
+_NO_NUMBER = re.compile(r"\bno\.?\s+(?=\d)", re.I)  # "World No 3", "reactor No. 4": a number
+
+
+# a capitalised negator inside a sentence belongs to a name ("Without a Trace", "No. 4",
+# 'Don't Come Around Here No More')
+_TITLE_NEGATORS = "Without|Never|No|Not|None|Nothing"  # negators that open titles, capitalised
+
+_NAME_NEGATOR = re.compile(
+    rf"(?<=\S\s)['‘\"“]?(?:{_TITLE_NEGATORS}|Nobody|[A-Z][a-z]*n['’]t)(?![\w'’])")
+
+
+_NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
+
+_RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
+
+
+# "has yet to approve" says it has not approved
+_YET_TO = re.compile(r"\b(?:has|have|had|is|are|was|were)\s+yet\s+to\b", re.I)
+
+_STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)")  # where a negator's reach over "or" ends
+
+
+_OR = frozenset({"or", "nor"})
+
+
+def negated_words(text: str) -> list[str]:
+    """The stems of the words ``text`` negates: for each negator, the next content word that
+    is not a number ("does not rely on" -> "rely"; "is not the 2010 winner" -> "winner"), and
+    the next after each "or" / "nor" that follows it before a comma or a stop ("did not build
+    or open" -> "build", "open"); empty when nothing is negated. Titles (quoted, or a
+    capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
+    plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", QUOTED.sub(" ", text)))
+    plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
+    plain = _YET_TO.sub(" not ", plain)
+    out = []
+    # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
+    # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
+    for stretch in _STRETCH_END.split(_NO_NUMBER.sub("number ", plain)):
+        toks = tokens(stretch)
+        negated_at = -1
+        for i, t in enumerate(toks):
+            if t in NEGATORS or (t in _OR and negated_at >= 0):
+                negated_at = i
+                nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
+                            and w.isalpha() and len(w) >= 3 and w not in STOPWORDS), None)
+                if t not in _OR or nxt:
+                    out.append(stem(nxt) if nxt else "")
+    return out
+
+
+# a negator whose scope reaches over "or" to the clause right after it ("did not score any
+# goals or make any assists"); a comma, a colon or a full stop between them ends it
+_OPEN_NEGATION = re.compile(r"(?:\bnot|n't|\bnever)\b[^,;.:]*\bn?or\s*$", re.I)
+
+
+def in_scope(clause: str, sentence: str, start: int) -> str:
+    """``clause`` (starting at offset ``start`` of ``sentence``), with the negator that reaches
+    it from earlier in the sentence over "or" (:data:`_OPEN_NEGATION`), so the clause reads as
+    negated as the sentence says."""
+    return f"not {clause}" if _OPEN_NEGATION.search(sentence[:start]) \
+        and not negated_words(clause) else clause
+
+
+# a capitalised negator that opens a title the response names mid-sentence ("Without a Trace",
+# "Without Remorse"): at the start of a fact it is that title, not a negation
+_CAPITAL_NEGATOR = re.compile(rf"\b(?:{_TITLE_NEGATORS})\s+\w+")
+
+
+def title_opening(fact: str, response: str) -> bool:
+    """Whether ``fact`` opens with a capitalised negator and the word after it that the
+    response uses capitalised inside a sentence (quoted or not): a title ("Without a Trace
+    TV series.")."""
+    if not _CAPITAL_NEGATOR.match(fact):
+        return False
+    opening = " ".join(fact.split()[:2]).lower()
+    for m in _CAPITAL_NEGATOR.finditer(response):
+        before = response[: m.start()].rstrip(" \"“'‘(")
+        if before and before[-1] not in ".!?" and m.group(0).lower() == opening:
+            return True
+    return False
+
+
+def negation_conflict(fact: str, clause: str) -> Conflict | None:
+    """One side negates and the other does not, and the word negated is the other side's
+    too ("does not rely on X" against "learns from X" is no conflict: "rely" is not there)."""
+    in_fact, in_clause = negated_words(fact), negated_words(clause)
+    if bool(in_fact) == bool(in_clause):
+        return None
+    negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
+    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
+    said = {x for w in stems(other) for x in (w, w.removesuffix("e"))}
+    if not any(w and w.removesuffix("e") in said for w in negated):
+        return None
+    # "is only doubled when stressed" says it is not doubled otherwise: a restricted
+    # affirmation agrees with a negation under another condition
+    toks = tokens(other)
+    if any(stem(t) in negated and "only" in toks[max(0, i - 2): i] for i, t in enumerate(toks)):
+        return None
+    return Conflict("negation", "not" if in_fact else "(affirmed)",
+                    "not" if in_clause else "(affirmed)")
+
+
+def negated_tokens(toks: list[str]) -> set[str]:
+    """The words of ``toks`` with a negator (:data:`NEGATORS`) among the two before them."""
+    return {t for i, t in enumerate(toks) if any(w in NEGATORS for w in toks[max(0, i - 2):i])}

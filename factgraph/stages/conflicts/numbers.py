@@ -1,0 +1,242 @@
+"""The number check: a number of the fact that the response does not state, where the sentence
+has another number in the same slot — the same counted word or neighbour ("28 firefighters" /
+"31 firefighters", "May 1" / "May 5"), the same unit read by pint (equal quantities in other
+units are no conflict: 2 hours / 120 minutes), two years, or two ages. News text as written:
+a currency sign is the number's unit, "£60million" a number and its magnitude, "27 , 000" one
+number, "2005–09" a year range, ".375" a decimal."""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+from factgraph.stages.conflicts.base import (
+    FUNCTION_WORDS,
+    REST_SHARE,
+    SLOT_REST_SHARE,
+    TOKEN,
+    YEAR,
+    Conflict,
+    rest_share,
+    tokens,
+)
+from factgraph.stages.context_facts import (
+    STOPWORDS,
+    content_words,
+    ordinals_as_numbers,
+    split_glued_magnitudes,
+    stem,
+)
+from factgraph.stages.fact_evidence import numbers
+from factgraph.stages.text_units import join_split_thousands
+
+_MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
+                       "months", "years", "miles", "km", "kilometres", "kilometers", "metres",
+                       "meters", "feet", "pounds", "dollars", "euros", "per"})
+
+
+def _is_measure(word: str) -> bool:
+    """A word that measures rather than names what is counted ("years", "year", "percent")."""
+    return word in _MEASURES or stem(word) == "year"
+
+
+def _next_word(toks: list[str], i: int) -> str | None:
+    """The word a number counts or measures: the next word that is not a function word
+    ("28 firefighters", "120,000 of them" -> None)."""
+    for t in toks[i + 1: i + 3]:
+        if t in FUNCTION_WORDS:
+            return None
+        if t.isalpha() and len(t) >= 2:
+            return t
+    return None
+
+
+_BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
+
+
+# a currency sign is the unit the number counts ("$7,000" is "7,000 dollars"), as a degree sign
+# is the scale of a temperature ("100 °C" is "100 degc", which pint reads as degC)
+_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|trillion|bn|k)\b)?)",
+                       re.I)
+
+
+_CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
+
+_TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
+                          r"fahrenheit)\b)", re.I)
+
+
+_PINT_UNITS = {"degc": "degC", "degf": "degF"}
+
+_SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
+
+
+# a year range that gives its end in two digits ("2005–09" is 2005 to 2009)
+_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![.,]?\d)")
+
+
+def _full_year_range(m: re.Match[str]) -> str:
+    """A :data:`_SHORT_YEAR_RANGE` match with its end in full ("2005–2009")."""
+    start, end = int(m.group(1)), int(m.group(2))
+    full = start // 100 * 100 + end
+    return f"{start}–{full}" if full > start else m.group(0)  # "2010 - 08" is no range
+
+
+def _number_text(text: str) -> str:
+    """``text`` as the number checks read it: a magnitude set apart from its number
+    (``split_glued_magnitudes``: "£60million"), :func:`_joined_numbers`, a decimal without
+    its leading zero (".375") with it, a currency sign as the word after its number and a
+    temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
+                         split_glued_magnitudes(text))
+    text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
+    text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
+                            else " degc", text)
+    return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
+
+
+def _joined_numbers(text: str) -> str:
+    """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
+    ordinals read as their number ("147th" -> "147", as content words read them)."""
+    return join_split_thousands(ordinals_as_numbers(text))
+
+
+# a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
+_AGE = re.compile(r"(?:\b[a-z]+\s*,\s*(\d{1,3})\s*,)|(?:\baged?\s+(\d{1,3})\b)|"
+                  r"(?:\b(\d{1,3})[- ]years?[- ]old\b)|(?:\b(?:is|was)\s+(\d{1,3})\s*\.?\s*$)",
+                  re.I)
+
+
+def _ages(text: str) -> set[str]:
+    """The ages ``text`` states (see :data:`_AGE`)."""
+    return {next(g for g in m.groups() if g) for m in _AGE.finditer(text.strip())}
+
+
+def _number_slots(text: str) -> list[tuple[str, str | None]]:
+    """(number, the word after it) for each number of ``text`` as content words read it: a
+    token that is a number and nothing else ("Was375" is no number; ".375" is a decimal,
+    kept as ``0.375``)."""
+    text = _number_text(text)
+    toks = tokens(text)
+    raw = [t.lower() for t in TOKEN.findall(text)]  # before "one" reads as 1
+    nums = set(numbers(text))
+    out = []
+    for i, t in enumerate(toks):
+        v = t.replace(",", "")
+        if not _BARE_NUMBER.match(v):
+            continue
+        if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one"):
+            out.append((v, _next_word(toks, i)))  # "one of his albums" counts nothing
+    return out
+
+
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                     "september", "october", "november", "december", "jan", "feb", "mar",
+                     "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"})
+
+
+def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
+    """For each number of ``text``, the tokens just before and after it that say which slot it
+    fills ("May 1" -> (-1, "may"); "30 - 20" -> (1, "20")); function words say nothing. A
+    month beside a day is on no side (0): "4 July" and "July 14" are one slot, written in two
+    orders; a year beside its month keeps its side, so a day and a year never share one."""
+    toks = tokens(_number_text(text))
+    out: dict[str, set[tuple[int, str]]] = {}
+    for i, t in enumerate(toks):
+        v = t.replace(",", "")
+        if not _BARE_NUMBER.match(v):
+            continue
+        day = not YEAR.match(v)
+        out.setdefault(v, set()).update(
+            (0 if day and toks[i + d] in _MONTHS else d, toks[i + d].replace(",", ""))
+            for d in (-1, 1) if 0 <= i + d < len(toks)
+            and toks[i + d] not in FUNCTION_WORDS and toks[i + d] not in STOPWORDS)
+    return out
+
+
+@cache
+def _unit_registry() -> object:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
+    """True / False when pint reads both as quantities of one dimension (equal within 1%),
+    None when it cannot compare them."""
+    if not ua or not ub or ua == ub:
+        return None
+    try:
+        reg = _unit_registry()
+        qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))  # type: ignore[attr-defined]
+        qb = reg.Quantity(float(b), _PINT_UNITS.get(ub, ub))  # type: ignore[attr-defined]
+        if qa.dimensionality != qb.dimensionality or qa.dimensionless:
+            return None
+        return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
+    except Exception:  # pint raises many kinds of errors for words that are not units
+        return None
+
+
+def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
+                    fact_stems: list[str], sentence_stems: set[str], aligned: bool = True
+                    ) -> Conflict | None:
+    """Another number in the slot of a number of the fact (module docstring);
+    ``response_words`` are the numbers the whole response states (:func:`stated_numbers`)."""
+    fact_slots = _number_slots(fact)
+    sent_slots = _number_slots(sentence)
+    others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
+    fact_around, sentence_around = _number_neighbours(fact), _number_neighbours(sentence)
+    fact_ages, sentence_ages = _ages(fact), _ages(sentence)
+    sentence_numbers = {m for m, _ in sent_slots}
+    # a number the response states elsewhere is no conflict, except in the sentence aligned
+    # to the fact, where another value in the same slot says otherwise
+    elsewhere = (sentence_numbers | stated_numbers(sentence)) if aligned else response_words
+    for n in sorted(fact_ages - elsewhere):  # "Michael is 33" / "Michael Pulman, 69,"
+        for m in sorted(sentence_ages - fact_ages):
+            share, size = rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
+            if size >= 1 and share == 1.0:
+                return Conflict("number", f"{n} (age)", f"{m} (age)")
+    for n, unit in fact_slots:
+        if n in elsewhere:
+            continue
+        for m, unit_m in others:
+            same_quantity = _same_quantity(n, unit, m, unit_m)
+            if same_quantity:  # "2 hours" / "120 minutes", "40 °C" / "104 °F"
+                continue
+            # the same slot: the same word counted or measured, or the same neighbour ("May 1"
+            # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
+            shared = fact_around.get(n, set()) & sentence_around.get(m, set())
+            same_slot = (unit is not None and unit_m is not None
+                         and stem(unit) == stem(unit_m)) or bool(shared) or \
+                same_quantity is False
+            # a value the response states elsewhere needs its own slot here: a neighbour or a
+            # counted word in common, not a measure ("7 years" / "20 years"), nor two years
+            own_slot = any(not _is_measure(w) for _, w in shared) or (
+                same_slot and unit is not None and not _is_measure(unit))
+            same_slot = same_slot or (bool(YEAR.match(n)) and bool(YEAR.match(m)))
+            same_kind = same_slot or \
+                (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
+                 and not {unit, unit_m} & _MEASURES
+                 and not YEAR.match(n) and not YEAR.match(m)
+                 and n.isdigit() and m.isdigit())  # "Smith is 25" / "Smith, 53,"
+            if not same_kind:
+                continue
+            share, size = rest_share(fact_stems, {n}, sentence_stems)
+            if n in response_words and not own_slot and not (
+                    YEAR.match(n) and YEAR.match(m) and share == 1.0):
+                continue  # two years where every other word of the fact stands is one slot
+            if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
+                continue  # the fact's other numbers not there: another time or count
+            if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
+                return Conflict("number", f"{n} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip(),
+                                f"{m} {_SHOWN_UNITS.get(unit_m or '', unit_m or '')}".strip())
+    return None
+
+
+@lru_cache(maxsize=32)
+def stated_numbers(response: str) -> frozenset[str]:
+    """The numbers a response states anywhere, spelled ("seven-year") or not; read once per
+    response, not once per fact."""
+    response = _joined_numbers(response)
+    return frozenset({w.replace(",", "") for w in content_words(response)} | {
+        t.replace(",", "") for t in tokens(response) if t[:1].isdigit()})
