@@ -181,7 +181,7 @@ def table(d: dict[str, np.ndarray], cutoff: float, long_p: np.ndarray | None = N
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", required=True, help="the text model spec (openai:NAME@URL, …)")
-    ap.add_argument("--articles", type=int, default=3, help="the sample: the first K articles")
+    ap.add_argument("--articles", type=int, default=6, help="the sample: the first K articles")
     ap.add_argument("--summaries", type=int, default=None,
                     help="only the first N summaries of the sample (a quick look; not with --fit)")
     ap.add_argument("--cache", default=None, help="call cache file (default: factgraph's)")

@@ -385,12 +385,12 @@ def test_shipped_results_rescore_to_their_card(shared_data: Path) -> None:
 
 @pytest.mark.parametrize(("judge", "stem", "articles"), [
     ("e2e-evidence", "e2e-evidence-dev", None),
-    ("e2e-evidence-cascade", "e2e-evidence-cascade-dev3", 3),
+    ("e2e-evidence-cascade", "e2e-evidence-cascade-dev6", 6),
 ])
 def test_the_evidence_judges_results_rescore_to_their_cards(
         shared_data: Path, judge: str, stem: str, articles: int | None) -> None:
     """The evidence judges' shipped fact-level results (the model-free one on all of REALSumm
-    dev, the cascade on its first 3 articles), scored again without a model, give their
+    dev, the cascade on its first 6 articles), scored again without a model, give their
     cards' figures, contradicted facts included."""
     card = json.loads((FACTS_CARDS / f"{judge}.json").read_text(encoding="utf-8"))
     res = invoke("meta-eval", "facts", str(_dev(shared_data)), "--results",
