@@ -67,10 +67,10 @@ _BIBLIOGRAPHY_ENTRY = re.compile(
 
 def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
     """The sentences of ``text`` (see module docstring), in order; a Markdown heading or a
-    table's rule line is none,
-    an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, a list of works cited (from a
-    line that opens with "References" / "Sources" / "Bibliography" on) holds none, and a piece
-    with fewer than ``min_content_words`` content words is joined to the sentence before it
+    table's rule line is none, an abbreviation ("No.", "U.S.", "et al.", "pop.") ends none, a
+    list of works cited (from a line that opens with "References" / "Sources" /
+    "Bibliography" on) holds none, and a piece with fewer than ``min_content_words`` content
+    words is joined to the sentence before it
     (or after it, at the start)."""
     cited = _REFERENCE_LIST.search(text)
     if cited is not None and text[: cited.start()].strip():
