@@ -177,7 +177,7 @@ CARDS = Path(__file__).resolve().parent.parent / "docs" / "judge_cards" / "long-
 
 
 @pytest.mark.parametrize("judge", ["e2e-sentences-model-free", "e2e-sentences-cascade",
-                                   "e2e-evidence"])
+                                   "e2e-evidence", "e2e-evidence-cascade"])
 def test_shipped_results_rescore_to_their_cards(shared_data: Path, judge: str) -> None:
     """The shipped dev results, scored again without a model, give the card's figures."""
     results = LONGFORM / f"{judge}-dev.jsonl.gz"
