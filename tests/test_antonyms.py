@@ -48,6 +48,8 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("The vaccine is effective against the Delta variant.",
      "The vaccine is ineffective against the Delta variant."),
     ("The claim is relevant to the case.", "The claim is irrelevant to the case."),
+    ("Most patients recovered within a week.", "Few patients recovered within a week."),
+    ("The country ran a trade surplus in 2020.", "The country ran a trade deficit in 2020."),
 ])
 def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: str) -> None:
     found = contradiction(fact, sentence, sentence)

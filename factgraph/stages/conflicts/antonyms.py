@@ -37,7 +37,9 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("acquit", "convict"), ("survive", "die"), ("add", "remove"), ("appear", "disappear"),
     ("agree", "disagree"), ("remember", "forget"), ("improve", "worsen"),
     ("improve", "deteriorate"), ("strengthen", "weaken"), ("expand", "shrink"),
-    ("begin", "end"), ("start", "end"), ("arrive", "depart"),
+    ("begin", "end"), ("start", "end"), ("arrive", "depart"), ("love", "hate"),
+    ("enable", "disable"), ("maximize", "minimize"), ("maximise", "minimise"),
+    ("overestimate", "underestimate"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
@@ -52,11 +54,14 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("east", "west"), ("deep", "shallow"), ("wide", "narrow"), ("thick", "thin"),
     ("guilty", "innocent"), ("benign", "malignant"), ("acute", "chronic"),
     ("good", "bad"), ("successful", "unsuccessful"), ("first", "last"),
+    ("ancient", "modern"), ("amateur", "professional"), ("junior", "senior"),
+    ("overweight", "underweight"),
     # nouns
     ("maximum", "minimum"), ("majority", "minority"), ("success", "failure"),
-    ("gain", "loss"), ("profit", "loss"), ("winner", "loser"),
+    ("gain", "loss"), ("profit", "loss"), ("winner", "loser"), ("surplus", "deficit"),
     # forms no rule writes
     ("more", "fewer"), ("more", "less"), ("most", "least"), ("most", "fewest"),
+    ("many", "few"), ("most", "few"),
     ("better", "worse"), ("best", "worst"), ("older", "younger"), ("oldest", "youngest"),
     ("heavier", "lighter"), ("heaviest", "lightest"),
 )
