@@ -45,7 +45,7 @@ def _join_abbreviations(pieces: list[str]) -> list[str]:
     out: list[str] = []
     for p in pieces:
         # an abbreviation, or a bracket still open ("(max. 2,000 mg/day)"), ends no sentence
-        if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")):
+        if out and (ends_with_abbreviation(out[-1]) or out[-1].count("(") > out[-1].count(")")):
             out[-1] = f"{out[-1]} {p}"
         else:
             out.append(p)

@@ -111,14 +111,18 @@ def word_forms(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def antonym_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
-                  up: tuple[str, ...] = UP, down: tuple[str, ...] = DOWN
-                  ) -> dict[str, frozenset[str]]:
+def opposed_pairs(pairs: tuple[tuple[str, str], ...] = PAIRS, up: tuple[str, ...] = UP,
+                  down: tuple[str, ...] = DOWN) -> list[tuple[str, str]]:
+    """The pairs in base forms, with every word of going up against every word of going down."""
+    return [*pairs, *((u, d) for u in up for d in down)]
+
+
+def antonym_table(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """Each written form → the forms that say its opposite: every form of one side of a pair
-    against every form of the other, and every word of going up against every word of going
-    down. A word never opposes one of its own forms."""
+    (:func:`opposed_pairs`) against every form of the other. A word never opposes one of its
+    own forms."""
     table: dict[str, set[str]] = {}
-    for a, b in (*pairs, *((u, d) for u in up for d in down)):
+    for a, b in pairs:
         fa, fb = word_forms(a), word_forms(b)
         for x in fa:
             table.setdefault(x, set()).update(fb - fa)
@@ -161,21 +165,19 @@ def latin_opposites(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def same_word_table(pairs: tuple[tuple[str, str], ...] = PAIRS,
-                    up: tuple[str, ...] = UP, down: tuple[str, ...] = DOWN
-                    ) -> dict[str, frozenset[str]]:
+def same_word_table(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """Each written form of a word of the pairs → every form of that word ("ended" → end,
     ends, ending, …): a sentence that says "ends" still says the fact's "ended"."""
     table: dict[str, set[str]] = {}
-    for word in {w for pair in (*pairs, *((u, d) for u in up for d in down)) for w in pair}:
+    for word in {w for pair in pairs for w in pair}:
         forms = word_forms(word)
         for x in forms:
             table.setdefault(x, set()).update(forms)
     return {w: frozenset(v) for w, v in table.items()}
 
 
-ANTONYMS: dict[str, frozenset[str]] = antonym_table()
-SAME_WORD: dict[str, frozenset[str]] = same_word_table()
+ANTONYMS: dict[str, frozenset[str]] = antonym_table(opposed_pairs())
+SAME_WORD: dict[str, frozenset[str]] = same_word_table(opposed_pairs())
 
 
 _NEGATING_PREFIXES = ("un", "non")
@@ -208,9 +210,8 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
                      sentence_stems: set[str]) -> Conflict | None:
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
     instead, with the rest of the fact there; a negated opposite says the same ("not
-    uncommon" / "common")."""
+    uncommon" / "common", "closed" / "not open")."""
     said, held = set(sentence_tokens), set(fact_tokens)
-    # "not uncommon" / "common", "closed" / "not open": a negated opposite says the same
     fact_negated, said_negated = negated_tokens(fact_tokens), negated_tokens(sentence_tokens)
     for t in fact_tokens:
         opposite = opposites(t)
