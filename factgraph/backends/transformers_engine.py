@@ -18,6 +18,7 @@ from factgraph.backends.base import (
     TokenLogprob,
 )
 from factgraph.backends.keys import call_key, trace_id
+from factgraph.backends.torch_device import device_for_this_machine
 from factgraph.errors import UserInputError
 from factgraph.models import Trace
 
@@ -29,12 +30,14 @@ class TransformersTextBackend:
 
     engine = "transformers"
 
-    def __init__(self, model: str, gguf_file: str | None = None, device: str = "cpu",
+    def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None,
                  batch_size: int = 8, revision: str | None = None) -> None:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         from factgraph.backends.model_identity import file_identity, folder_identity
+
+        device = device_for_this_machine(device, "transformers")
 
         # by name and content hash (the cache key and what an Evaluation records), not by path
         self.path = model if not gguf_file else f"{model}/{gguf_file}"
@@ -145,11 +148,13 @@ class CrossEncoderNLIBackend:
 
     engine = "cross-encoder"
 
-    def __init__(self, model: str, device: str = "cpu", batch_size: int = 32,
+    def __init__(self, model: str, device: str | None = None, batch_size: int = 32,
                  max_length: int = 512) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         from factgraph.backends.model_identity import folder_identity
+
+        device = device_for_this_machine(device, "cross-encoder")
 
         self.path = model
         self.model = folder_identity(model)  # name and content hash, not this machine's path
@@ -190,11 +195,13 @@ class SentenceTransformerEmbeddings:
 
     engine = "sentence-transformers"
 
-    def __init__(self, model: str, device: str = "cpu", batch_size: int = 64,
+    def __init__(self, model: str, device: str | None = None, batch_size: int = 64,
                  identity: str | None = None) -> None:
         from sentence_transformers import SentenceTransformer
 
         from factgraph.backends.model_identity import folder_identity
+
+        device = device_for_this_machine(device, "sentence-transformers")
 
         self.path = model
         # what an Evaluation records: name and content hash, not this machine's folder
