@@ -44,6 +44,18 @@ def test_a_tables_rule_line_is_no_sentence() -> None:
                                      "Prices rose - then fell --- sharply."]
 
 
+def test_italics_and_quote_markers_are_dropped_from_sentences() -> None:
+    """What a reason quotes is the sentence's words: "*positive*" reads "positive", a quote's
+    ">" goes; a list's "* " marker, "2*3*4" and snake_case stay as written."""
+    text = ("1. **Design**: the reactor had a *positive* void coefficient.\n"
+            "> In short: a _flawed_ design plus human error.\n"
+            "* The model computes 2*3*4 with max_tokens set.")
+    assert split_sentences(text) == [
+        "Design: the reactor had a positive void coefficient.",
+        "In short: a flawed design plus human error.",
+        "The model computes 2*3*4 with max_tokens set."]
+
+
 def test_sentences_stop_at_a_list_of_works_cited() -> None:
     """A list of works cited states no fact: from a "References" line on, and each line that
     opens with a citation number and reads as an entry (pages, a year, a quoted title)."""

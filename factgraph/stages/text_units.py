@@ -5,11 +5,12 @@ its clauses (:func:`split_facts`, the ``sentences`` judge's facts), with the cue
 
 A sentence ends at ".", "!" or "?" and at a line break, never after an abbreviation ("No. 4",
 "U.S.", "et al."), inside an open bracket or in a list of works cited; a Markdown heading,
-a label ("Ingredients:") and a list marker make none, and a short item of a list completes
-its lead-in ("Side effects include:" / "- nausea"). A statement is a sentence cut where a
-clause starts, but only where each piece reads as a fact: it has a verb and its own subject
-(a second verb borrows it: "The model reads the table and trains it"), and it is no dependent
-clause, aside, adverbial or list of names, which read on into the statement they belong to.
+a label ("Ingredients:") and a list marker make none, emphasis and a quote's ">" are dropped,
+and a short item of a list completes its lead-in ("Side effects include:" / "- nausea"). A
+statement is a sentence cut where a clause starts, but only where each piece reads as a fact:
+it has a verb and its own subject (a second verb borrows it: "The model reads the table and
+trains it"), and it is no dependent clause, aside, adverbial or list of names, which read on
+into the statement they belong to.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t].*$", re.M)
 _TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$",
                          re.M)
 _EMPHASIS = re.compile(r"\*\*|__|^#+\s*", re.M)
+# *italic* and _italic_ read as their words ("a *positive* coefficient"); a list's "* " marker,
+# "2*3" and snake_case are no emphasis
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])|"
+                     r"(?<![\w])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)")
+_BLOCKQUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)  # "> In short: ..." quotes its words
 # a piece that ends with one of these did not end a sentence ("reactor No. 4", "the U.S. Army",
 # "Dr. Smith", "J. R. R. Tolkien"): it is joined to the next piece
 _ABBREVIATION = re.compile(
@@ -78,6 +84,7 @@ def split_sentences(text: str, min_content_words: int = 2) -> list[str]:
     text = _BIBLIOGRAPHY_ENTRY.sub("", text)
     # a heading ("## Causes") names what follows: no sentence, and not glued to the next one
     plain = _EMPHASIS.sub("", _CITATION.sub("", _TABLE_RULE.sub("", _HEADING.sub("", text))))
+    plain = _BLOCKQUOTE.sub("", _ITALIC.sub(lambda m: m.group(1) or m.group(2), plain))
     pieces = [p.strip() for line in _lead_ins_read_on(plain.splitlines())
               for p in _join_abbreviations(
                   _SENTENCE_END.split(_LIST_MARKER.sub("", line).strip()))]
