@@ -310,6 +310,26 @@ def test_temperatures_and_currency_signs_are_read_as_units() -> None:
         assert contradiction(fact, same, same) is None
         found = contradiction(fact, other, other)
         assert found is not None and found.slot == "number"
+    # a scale is written capitalised but names no one: no name conflict, the number check reads it
+    fact = "Water boils at 100 degrees Celsius at sea level."
+    same = "At sea level water boils at 212 degrees Fahrenheit."
+    assert contradiction(fact, same, same) is None
+
+
+def test_the_same_number_in_another_unit_of_its_kind_is_a_conflict() -> None:
+    for fact, other, shown in (
+            ("The river is 500 km long.", "The river is 500 miles long.",
+             ("500 km", "500 miles")),
+            ("Water boils at 100 °C at sea level.", "At sea level water boils at 100 °F.",
+             ("100 °C", "100 °F")),
+            ("The flight takes 2 hours.", "The flight takes 2 minutes.",
+             ("2 hours", "2 minutes"))):
+        found = contradiction(fact, other, other)
+        assert found is not None and (found.slot, found.fact_value, found.response_value) == (
+            "number", *shown)
+    # the same quantity in other words, or given in both units, is no conflict
+    for same in ("The river is 500 kilometres long.", "The river is 500 km (311 miles) long."):
+        assert contradiction("The river is 500 km long.", same, same) is None
 
 
 def test_quantities_in_other_units_are_compared_by_pint() -> None:

@@ -65,11 +65,17 @@ _PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "the
                        "there", "his", "her", "hers", "its", "our", "their", "my", "your"})
 
 
+# a temperature's scale is written capitalised but names no one: the number check reads it as
+# the number's unit ("100 degrees Celsius" / "212 degrees Fahrenheit" is one temperature)
+_SCALES = frozenset({"celsius", "fahrenheit", "centigrade", "kelvin"})
+
+
 def _names(text: str, first: bool = False) -> list[str]:
     """:func:`~factgraph.stages.fact_evidence.names` without a possessive ("Europe's" is
     Europe); with ``first``, also a capitalised first word that is not a common word
     ("Jones scored 170": a swapped name often opens the sentence)."""
-    out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)]
+    out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)
+           if n.lower() not in _SCALES]
     opening = re.match(r"\s*([A-Z][a-z]{1,})\b", text)
     if first and opening and opening.group(1).lower() not in STOPWORDS \
             and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS:

@@ -1,7 +1,8 @@
 """The number check: a number of the fact that the response does not state, where the sentence
 has another number in the same slot — the same counted word or neighbour ("28 firefighters" /
 "31 firefighters", "May 1" / "May 5"), the same unit read by pint (equal quantities in other
-units are no conflict: 2 hours / 120 minutes), two years, or two ages. News text as written:
+units are no conflict: 2 hours / 120 minutes), two years, or two ages; or the fact's number
+in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F"). News text as written:
 a currency sign is the number's unit, "£60million" a number and its magnitude, "27 , 000" one
 number, "2005–09" a year range, ".375" a decimal."""
 
@@ -196,6 +197,13 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             share, size = rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
             if size >= 1 and share == 1.0:
                 return Conflict("number", f"{n} (age)", f"{m} (age)")
+    for n, unit in fact_slots:  # the same number in another unit: "500 km" / "500 miles"
+        units_here = [u for m, u in sent_slots if m == n]
+        if unit and units_here and all(_same_quantity(n, unit, n, u) is False
+                                       for u in units_here):
+            share, size = rest_share(fact_stems, {n, stem(unit)}, sentence_stems)
+            if size >= 2 and share >= SLOT_REST_SHARE:
+                return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
     for n, unit in fact_slots:
         if n in elsewhere:
             continue
@@ -228,9 +236,13 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
                 continue  # the fact's other numbers not there: another time or count
             if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
-                return Conflict("number", f"{n} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip(),
-                                f"{m} {_SHOWN_UNITS.get(unit_m or '', unit_m or '')}".strip())
+                return Conflict("number", _shown(n, unit), _shown(m, unit_m))
     return None
+
+
+def _shown(number: str, unit: str | None) -> str:
+    """A number and its unit as a reason shows them ("100 °C")."""
+    return f"{number} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
 
 
 @lru_cache(maxsize=32)
