@@ -332,6 +332,23 @@ def test_the_same_number_in_another_unit_of_its_kind_is_a_conflict() -> None:
         assert contradiction("The river is 500 km long.", same, same) is None
 
 
+def test_a_magnitude_scales_its_number() -> None:
+    """"2.1 million" is 2,100,000 and not 2.1 billion; a year or a small bare number is no
+    count to compare with it."""
+    fact = "The population of the city is 2.1 million."
+    for other, shown in (("The population of the city is 2.1 billion.", "2.1 billion"),
+                         ("The population of the city is 3,000,000.", "3000000")):
+        found = contradiction(fact, other, other)
+        assert found is not None and (found.fact_value, found.response_value) == (
+            "2.1 million", shown)
+    for same in ("The population of the city is 2,100,000.",
+                 "The population of the city is 2,100 thousand.",
+                 "The population of the city was 2.1 million in 2010, up from 1,500,000."):
+        assert contradiction(fact, same, same) is None
+    assert content_words("It has 2,100,000 people and 7,000 cars.") == [
+        "2,100,000", "people", "7,000", "cars"]
+
+
 def test_quantities_in_other_units_are_compared_by_pint() -> None:
     sentence = "The new bridge over the river is 2 kilometres long."
     assert contradiction("The new bridge over the river is 2000 metres long.", sentence,
@@ -515,3 +532,20 @@ def test_the_shipped_calibration_is_what_the_fit_gives() -> None:
     assert facts["people: first vote vs second"]["kappa"] == pytest.approx(0.747, abs=5e-4)
     judged = next(r for name, r in facts.items() if name.startswith("evidence judge"))
     assert judged["kappa"] > facts["word share ≥ 0.3 (as in meta-eval facts)"]["kappa"]
+
+
+def test_a_round_figure_or_a_bound_allows_a_close_number() -> None:
+    """"About 50" is said by 52 (within 10%), not by 70; a hedged year allows 2 years."""
+    for fact, same, other in (
+            ("About 50 people were injured in the crash.", "52 people were injured in the crash.",
+             "70 people were injured in the crash."),
+            ("The tower is about 300 metres tall.", "The tower is 324 metres tall.",
+             "The tower is 340 metres tall."),
+            ("The attack happened in about 1990 in Paris.",
+             "The attack happened in 1991 in Paris.", "The attack happened in 1995 in Paris.")):
+        assert contradiction(fact, same, same) is None
+        found = contradiction(fact, other, other)
+        assert found is not None and found.slot == "number"
+    # without a hedge on either side a close number is another number
+    said = "52 people were injured in the crash."
+    assert contradiction("50 people were injured in the crash.", said, said) is not None

@@ -110,7 +110,7 @@ def content_words(text: str) -> list[str]:
     plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)
     words = [NUMBER_WORDS.get(w, w)
-             for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)?", plain)]
+             for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)*", plain)]
     return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]
 

@@ -70,6 +70,14 @@ PAIRS: tuple[tuple[str, str], ...] = (
 UP: tuple[str, ...] = ("increase", "rise", "grow", "gain", "soar", "surge", "climb")
 DOWN: tuple[str, ...] = ("decrease", "fall", "drop", "decline", "shrink", "plunge", "slump",
                          "reduce")
+# closed sets: each member says something else than each other in its place ("closed on
+# Mondays" / "closed on Sundays", "flows north" / "flows east", "twice a day" / "once a day")
+WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                             "sunday")
+CLOSED_SETS: tuple[tuple[str, ...], ...] = (
+    WEEKDAYS, ("north", "south", "east", "west"),
+    ("northern", "southern", "eastern", "western"), ("once", "twice", "thrice"),
+)
 IRREGULAR: dict[str, tuple[str, ...]] = {
     "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
     "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
@@ -81,6 +89,8 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
 FIXED_FORMS: dict[str, tuple[str, ...]] = {
     "open": ("opens", "opened", "opening"), "close": ("closes", "closed", "closing"),
     "first": (), "last": (), "present": (), "absent": (),
+    **{day: (day + "s",) for day in WEEKDAYS},
+    **{w: () for members in CLOSED_SETS[1:] for w in members},
 }
 _VOWELS = "aeiou"
 
@@ -112,9 +122,13 @@ def word_forms(word: str) -> frozenset[str]:
 
 
 def opposed_pairs(pairs: tuple[tuple[str, str], ...] = PAIRS, up: tuple[str, ...] = UP,
-                  down: tuple[str, ...] = DOWN) -> list[tuple[str, str]]:
-    """The pairs in base forms, with every word of going up against every word of going down."""
-    return [*pairs, *((u, d) for u in up for d in down)]
+                  down: tuple[str, ...] = DOWN,
+                  closed: tuple[tuple[str, ...], ...] = CLOSED_SETS) -> list[tuple[str, str]]:
+    """The pairs in base forms, with every word of going up against every word of going down
+    and each member of a closed set against each other."""
+    members = {(a, b) for group in closed for a in group for b in group if a < b}
+    return [*pairs, *((u, d) for u in up for d in down),
+            *(p for p in sorted(members) if p not in pairs and p[::-1] not in pairs)]
 
 
 def antonym_table(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:

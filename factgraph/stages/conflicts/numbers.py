@@ -162,9 +162,30 @@ def _unit_registry() -> object:
     return pint.UnitRegistry()
 
 
+# a magnitude after a number scales it ("2.1 million" is 2,100,000); pint knows none of them
+_MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
+    """True / False when both are counts and one at least has a magnitude ("2.1 million" /
+    "2,100,000" / "2.1 billion"; equal within 1%), None when they are not both counts: a bare
+    number under 1,000 or a year is compared with no magnitude."""
+    if ua == ub or not {ua, ub} & set(_MAGNITUDES) or not {ua, ub} <= {*_MAGNITUDES, None}:
+        return None
+    bare = a if ua is None else b if ub is None else None
+    if bare is not None and (YEAR.match(bare) or float(bare) < 1000):
+        return None
+    va, vb = float(a) * _MAGNITUDES.get(ua or "", 1.0), float(b) * _MAGNITUDES.get(ub or "", 1.0)
+    return abs(va - vb) <= 0.01 * abs(vb)
+
+
 def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
-    """True / False when pint reads both as quantities of one dimension (equal within 1%),
-    None when it cannot compare them."""
+    """True / False when pint reads both as quantities of one dimension (equal within 1%), or
+    both are counts with a magnitude (:func:`_same_count`); None when it cannot compare
+    them."""
+    count = _same_count(a, ua, b, ub)
+    if count is not None:
+        return count
     if not ua or not ub or ua == ub:
         return None
     try:
@@ -178,6 +199,33 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
         return None
 
 
+# a number given as a round figure or a bound: another within 10% of it says no other thing
+# ("about 50 people" / "52 people", "more than 50" / "52"); a year within 2 ("about 1990" /
+# "1991": 10% of a year is two centuries)
+_HEDGE = re.compile(r"\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|"
+                    r"over|under|more\s+than|less\s+than|fewer\s+than|up\s+to|at\s+least|"
+                    r"at\s+most|an\s+estimated|estimated)\s+(\d[\d,]*(?:\.\d+)?)|~\s*(\d[\d,]*"
+                    r"(?:\.\d+)?)", re.I)
+APPROXIMATE = 0.1
+APPROXIMATE_YEARS = 2
+
+
+def _hedged(text: str) -> set[str]:
+    """The numbers of ``text`` given as round figures or bounds (:data:`_HEDGE`)."""
+    return {(m.group(1) or m.group(2)).replace(",", "") for m in _HEDGE.finditer(text)}
+
+
+def _close(a: str, b: str) -> bool:
+    """Whether two numbers are within what a round figure allows (:data:`APPROXIMATE`)."""
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    if YEAR.match(a) or YEAR.match(b):
+        return abs(x - y) <= APPROXIMATE_YEARS
+    return abs(x - y) <= APPROXIMATE * max(abs(x), abs(y))
+
+
 def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                     fact_stems: list[str], sentence_stems: set[str], aligned: bool = True
                     ) -> Conflict | None:
@@ -188,6 +236,7 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
     fact_around, sentence_around = _number_neighbours(fact), _number_neighbours(sentence)
     fact_ages, sentence_ages = _ages(fact), _ages(sentence)
+    hedged = _hedged(fact) | _hedged(sentence)
     sentence_numbers = {m for m, _ in sent_slots}
     # a number the response states elsewhere is no conflict, except in the sentence aligned
     # to the fact, where another value in the same slot says otherwise
@@ -211,6 +260,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             same_quantity = _same_quantity(n, unit, m, unit_m)
             if same_quantity:  # "2 hours" / "120 minutes", "40 °C" / "104 °F"
                 continue
+            if {n, m} & hedged and stem(unit or "") == stem(unit_m or "") and _close(n, m):
+                continue  # "about 50 people" / "52 people"
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
             # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
             shared = fact_around.get(n, set()) & sentence_around.get(m, set())
