@@ -282,6 +282,11 @@ _NAME_IN_TEXT = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{3,}\b")
 
 
 ANSWER_NAME = "name from the answer"  # a robustness row, outside the headline share
+# another robustness row: the first name that opens the fact, which the "name" row never
+# changes ("Andy Murray will marry" -> "Vandermeer Murray will marry"); outside the headline
+# share, which stays the sample it was
+OPENING_NAME = "first name opening the fact"
+ROBUSTNESS = (ANSWER_NAME, OPENING_NAME)
 
 
 # The antonyms the changed answers are built with: a fixed list (the judge's first one), so
@@ -353,6 +358,9 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
                 out.append((ANSWER_NAME, re.sub(rf"\b{re.escape(m.group(0))}\b",
                                                 other.title(), sentence)))
             break
+    opening = re.match(r"\s*([A-Z][a-z]{3,})\s+[A-Z][a-z]", fact)  # a first name
+    if opening is not None and re.search(rf"\b{opening.group(1)}\b", sentence):
+        out.append((OPENING_NAME, re.sub(rf"\b{opening.group(1)}\b", "Vandermeer", sentence)))
     return out
 
 
@@ -415,7 +423,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
             trials = {k: _perturbation_trial(facts[k], sentences, side.response)
                       for k in stated}
             every_fact.extend(hit for got in trials.values() for kind, hit in got
-                              if kind != ANSWER_NAME)
+                              if kind not in ROBUSTNESS)
             if stated:
                 for kind, hit in trials[stated[int(rng.integers(len(stated)))]]:
                     detected["ragchecker"].setdefault(kind, []).append(hit)
@@ -437,7 +445,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
             "originals": count[name], "originals_with_any_contradiction": alarms[name],
             "changed": {k: {"n": len(v), "detected": int(sum(v))}
                         for k, v in sorted(detected[name].items())}}
-        hits = [h for k, v in detected[name].items() if k != ANSWER_NAME for h in v]
+        hits = [h for k, v in detected[name].items() if k not in ROBUSTNESS for h in v]
         out[name]["changed_detected_share"] = float(np.mean(hits)) if hits else None
     out["ragchecker"]["every_stated_fact"] = {"n": len(every_fact),
                                                "detected": int(sum(every_fact))}

@@ -386,6 +386,9 @@ def test_an_acronym_is_the_same_name() -> None:
     # another name inside the fact's own name, though the response names him elsewhere
     ("Drew Miller plays for the Detroit Red Wings.",
      "Detroit Red Wings forward Drew Vandermeer plays on.", "name"),
+    # the first name that opens the fact is a name too
+    ("Andy Murray will marry Kim Sears in Dunblane.",
+     "Vandermeer Murray will marry Kim Sears in Dunblane.", "name"),
     # a change's direction: any word of going up against any word of going down
     ("Revenue increased by 5% in 2023.", "Revenue fell by 5% in 2023.", "antonym"),
     ("Oil prices dropped sharply in March.", "Oil prices soared sharply in March.", "antonym"),
@@ -411,6 +414,10 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      'She appeared on "Saturday Night Live" in 2018.'),
     ("She was born on 4 July 1950.", "She was born on July 4, 1950."),  # one date, two orders
     ("The bridge opened on July 4.", "The bridge opened in July 2014."),  # a day is no year
+    # one letter changed is a typo of the same name; a lone first word ("Locals") is no name
+    ("Kin Sears is Andy Murray's fiancée.", "Andy Murray will marry his fiancee Kim Sears."),
+    ("Locals say power cuts could be linked to the heist.",
+     "Residents say the power cuts could be linked to the heist."),
 ])
 def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None

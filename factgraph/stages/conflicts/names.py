@@ -52,12 +52,23 @@ def _neighbours(toks: list[str], word: str) -> set[tuple[int, str]]:
             for d in (-1, 1) if 0 <= i + d < len(toks)}
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """Whether one letter changed, added or dropped turns ``a`` into ``b``."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
 def _spelling_variant(a: str, b: str) -> bool:
     """Two spellings of one name (a typo, a transliteration): the same first three letters,
-    or a close match."""
+    one letter changed, added or dropped ("Kin" / "Kim"), or a close match."""
     from difflib import SequenceMatcher
 
-    return a[:3] == b[:3] or SequenceMatcher(None, a, b).ratio() >= 0.7
+    return a[:3] == b[:3] or (min(len(a), len(b)) >= 3 and _one_edit(a, b)) or \
+        SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
 # a pronoun stands for a name, it does not replace it ("She noticed a stain")
@@ -72,12 +83,13 @@ _SCALES = frozenset({"celsius", "fahrenheit", "centigrade", "kelvin"})
 
 def _names(text: str, first: bool = False) -> list[str]:
     """:func:`~factgraph.stages.fact_evidence.names` without a possessive ("Europe's" is
-    Europe); with ``first``, also a capitalised first word that is not a common word
-    ("Jones scored 170": a swapped name often opens the sentence)."""
+    Europe), and a capitalised first word that is not a common word where it opens a run of
+    capitalised words ("Andy Murray won": a first name) or, with ``first``, alone ("Jones
+    scored 170": a swapped name often opens the sentence; a fact's "Locals say" is no name)."""
     out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)
            if n.lower() not in _SCALES]
-    opening = re.match(r"\s*([A-Z][a-z]{1,})\b", text)
-    if first and opening and opening.group(1).lower() not in STOPWORDS \
+    opening = re.match(r"\s*([A-Z][a-z]{1,})\b(\s+[A-Z][a-z])?", text)
+    if opening and (first or opening.group(2)) and opening.group(1).lower() not in STOPWORDS \
             and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS:
         out.append(opening.group(1).lower())
     return list(dict.fromkeys(out))
