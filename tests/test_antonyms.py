@@ -54,6 +54,8 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("The museum is closed on Mondays.", "The museum is closed on Sundays."),
     ("The river flows north into the lake.", "The river flows east into the lake."),
     ("Patients take the drug twice a day.", "Patients take the drug once a day."),
+    ("The treaty was signed on 3 June 2001 in Rome.",
+     "The treaty was signed on 3 July 2001 in Rome."),
 ])
 def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: str) -> None:
     found = contradiction(fact, sentence, sentence)
@@ -76,6 +78,8 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
     # a sentence that holds the fact's member too, or a fact that holds both
     ("The museum is closed on Mondays.", "The museum is closed on Mondays and Sundays."),
     ("The shop is open from Monday to Friday.", "The shop is open Monday to Friday."),
+    # "may" and "march" are verbs as often as months
+    ("Prices may rise in 2024 across Europe.", "Prices rise in June 2024 across Europe."),
 ])
 def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None

@@ -556,3 +556,17 @@ def test_a_round_figure_or_a_bound_allows_a_close_number() -> None:
     # without a hedge on either side a close number is another number
     said = "52 people were injured in the crash."
     assert contradiction("50 people were injured in the crash.", said, said) is not None
+
+
+def test_a_decade_is_a_slot_and_holds_its_years() -> None:
+    fact = "The band was popular in the 1990s in Britain."
+    other = "The band was popular in the 1980s in Britain."
+    found = contradiction(fact, other, other)
+    assert found is not None and (found.fact_value, found.response_value) == (
+        "the 1990s", "the 1980s")
+    for same in ("The band was popular in 1995 in Britain.",  # a year of it
+                 "The band, formed in 1971, was popular in the 1990s in Britain."):
+        assert contradiction(fact, same, same) is None
+    # a year outside the decade may date another event ("born 1941" / "created in the 1960s")
+    said = "Kim Casali (9 September 1941 - 15 June 1997) created the cartoon Love Is..."
+    assert contradiction("Kim Casali created Love Is... in the late 1960s.", said, said) is None

@@ -71,11 +71,15 @@ UP: tuple[str, ...] = ("increase", "rise", "grow", "gain", "soar", "surge", "cli
 DOWN: tuple[str, ...] = ("decrease", "fall", "drop", "decline", "shrink", "plunge", "slump",
                          "reduce")
 # closed sets: each member says something else than each other in its place ("closed on
-# Mondays" / "closed on Sundays", "flows north" / "flows east", "twice a day" / "once a day")
+# Mondays" / "closed on Sundays", "on 3 June" / "on 3 July", "flows north" / "flows east",
+# "twice a day" / "once a day")
 WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                              "sunday")
+# the months but "may" and "march", which are verbs as often ("prices may rise")
+MONTHS: tuple[str, ...] = ("january", "february", "april", "june", "july", "august",
+                           "september", "october", "november", "december")
 CLOSED_SETS: tuple[tuple[str, ...], ...] = (
-    WEEKDAYS, ("north", "south", "east", "west"),
+    WEEKDAYS, MONTHS, ("north", "south", "east", "west"),
     ("northern", "southern", "eastern", "western"), ("once", "twice", "thrice"),
 )
 IRREGULAR: dict[str, tuple[str, ...]] = {

@@ -76,6 +76,11 @@ _SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 _SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![.,]?\d)")
 
 
+# a decade is its first year and the word "decade" ("the 1990s" / "the 1980s" differ; "the
+# 1990s" / "1995" agree: :func:`_same_count`)
+_DECADE = re.compile(r"\b((?:1[0-9]|20)\d0)[’']?s\b")
+
+
 def _full_year_range(m: re.Match[str]) -> str:
     """A :data:`_SHORT_YEAR_RANGE` match with its end in full ("2005–2009")."""
     start, end = int(m.group(1)), int(m.group(2))
@@ -91,6 +96,7 @@ def _number_text(text: str) -> str:
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
                          split_glued_magnitudes(text))
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
+    text = _DECADE.sub(r"\1 decade", text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
                             else " degc", text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
@@ -169,7 +175,12 @@ _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12
 def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when both are counts and one at least has a magnitude ("2.1 million" /
     "2,100,000" / "2.1 billion"; equal within 1%), None when they are not both counts: a bare
-    number under 1,000 or a year is compared with no magnitude."""
+    number under 1,000 or a year is compared with no magnitude. A decade and a year: True
+    where the year is in it ("the 1990s" / "1995"), else None (it may date another event)."""
+    if ua != ub and "decade" in (ua, ub) and None in (ua, ub):  # a year in the decade
+        decade, year = (a, b) if ua == "decade" else (b, a)
+        inside = bool(YEAR.match(year)) and int(decade) <= float(year) < int(decade) + 10
+        return True if inside else None  # a year outside it may be of another event
     if ua == ub or not {ua, ub} & set(_MAGNITUDES) or not {ua, ub} <= {*_MAGNITUDES, None}:
         return None
     bare = a if ua is None else b if ub is None else None
@@ -272,7 +283,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # counted word in common, not a measure ("7 years" / "20 years"), nor two years
             own_slot = any(not _is_measure(w) for _, w in shared) or (
                 same_slot and unit is not None and not _is_measure(unit))
-            same_slot = same_slot or (bool(YEAR.match(n)) and bool(YEAR.match(m)))
+            same_slot = same_slot or (bool(YEAR.match(n)) and bool(YEAR.match(m))
+                                      and "decade" not in (unit, unit_m))
             same_kind = same_slot or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
                  and not {unit, unit_m} & _MEASURES
@@ -292,7 +304,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
 
 
 def _shown(number: str, unit: str | None) -> str:
-    """A number and its unit as a reason shows them ("100 °C")."""
+    """A number and its unit as a reason shows them ("100 °C", "the 1990s")."""
+    if unit == "decade":
+        return f"the {number}s"
     return f"{number} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
 
 
