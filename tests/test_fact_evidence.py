@@ -376,6 +376,18 @@ def test_an_acronym_is_the_same_name() -> None:
      "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
     # "has yet to" negates; a stem with or without its silent "e" is one word
     ("The drug is approved by the FDA.", "The FDA has yet to approve the drug.", "negation"),
+    # "refused to" / "failed to" negate the verb; "yet", "considered", "appear to" are reached
+    # over ("not always" is not: it says sometimes)
+    ("The vaccine was approved by the FDA in 2021.",
+     "The FDA refused to approve the vaccine in 2021.", "negation"),
+    ("The bill passed the Senate in May.", "The bill failed to pass the Senate in May.",
+     "negation"),
+    ("The company is profitable this year.", "The company is not yet profitable this year.",
+     "negation"),
+    ("The drug is safe for pregnant women.",
+     "The drug is not considered safe for pregnant women.", "negation"),
+    ("Coffee increases the risk of heart disease.",
+     "Coffee does not appear to increase the risk of heart disease.", "negation"),
     ("The drug was approved by the FDA in 2020.", "The FDA did not approve the drug in 2020.",
      "negation"),
     # a date's day and month in either order are one slot
@@ -414,6 +426,7 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      'She appeared on "Saturday Night Live" in 2018.'),
     ("She was born on 4 July 1950.", "She was born on July 4, 1950."),  # one date, two orders
     ("The bridge opened on July 4.", "The bridge opened in July 2014."),  # a day is no year
+    ("The drug is safe for pregnant women.", "The drug is not always safe for pregnant women."),
     # one letter changed is a typo of the same name; a lone first word ("Locals") is no name
     ("Kin Sears is Andy Murray's fiancée.", "Andy Murray will marry his fiancee Kim Sears."),
     ("Locals say power cuts could be linked to the heist.",

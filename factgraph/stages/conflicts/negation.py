@@ -1,5 +1,5 @@
-"""The negation check: one side says "not" ("no", "never", "n't", "without", "has yet to", …)
-and the other does not, about a word both say. What a negator reaches (:func:`negated_words`:
+"""The negation check: one side says "not" ("no", "never", "n't", "without", "has yet to",
+"failed to", …) and the other does not, about a word both say. What a negator reaches (:func:`negated_words`:
 the next content word, and over "or" within its stretch), and what negates nothing: a quoted or
 capitalised title ("Without a Trace"), "no-nonsense", "No. 4"."""
 
@@ -30,8 +30,15 @@ _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-non
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 
 
-# "has yet to approve" says it has not approved
-_YET_TO = re.compile(r"\b(?:has|have|had|is|are|was|were)\s+yet\s+to\b", re.I)
+# "has yet to approve" says it has not approved; "refused to approve", "failed to approve"
+# and "declined to approve" too
+_YET_TO = re.compile(r"\b(?:(?:has|have|had|is|are|was|were)\s+yet|(?:refus|fail|declin)"
+                     r"(?:e|es|ed|s|ing)?)\s+to\b", re.I)
+
+# words a negator reaches over to the word it negates: "not yet profitable", "not considered
+# safe", "does not appear to increase" (not "always": "not always safe" says it sometimes is)
+_SEE_THROUGH = frozenset({"yet", "considered", "deemed", "regarded", "appear", "appears",
+                          "appeared", "seem", "seems", "seemed", "currently", "officially"})
 
 _STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)")  # where a negator's reach over "or" ends
 
@@ -58,7 +65,8 @@ def negated_words(text: str) -> list[str]:
             if t in NEGATORS or (t in _OR and negated_at >= 0):
                 negated_at = i
                 nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
-                            and w.isalpha() and len(w) >= 3 and w not in STOPWORDS), None)
+                            and w.isalpha() and len(w) >= 3 and w not in STOPWORDS
+                            and w not in _SEE_THROUGH), None)
                 if t not in _OR or nxt:
                     out.append(stem(nxt) if nxt else "")
     return out
