@@ -1,7 +1,8 @@
 """The negation check: one side says "not" ("no", "never", "n't", "without", "has yet to",
-"failed to", …) and the other does not, about a word both say. What a negator reaches (:func:`negated_words`:
-the next content word, and over "or" within its stretch), and what negates nothing: a quoted or
-capitalised title ("Without a Trace"), "no-nonsense", "No. 4"."""
+"failed to", …) and the other does not, about a word both say. What a negator reaches
+(:func:`negated_words`: the next content word, over "yet" or "considered", and over "or"
+within its stretch), and what negates nothing: a quoted or capitalised title ("Without a
+Trace"), "no-nonsense", "No. 4"."""
 
 from __future__ import annotations
 
