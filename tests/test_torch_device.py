@@ -101,3 +101,34 @@ def test_transformers_engine_runs_on_the_gpu_and_agrees_with_the_cpu(tmp_path: P
     judge = CrossEncoderNLIBackend(str(nli))
     assert judge.device == "cuda"
     assert judge.judge([("the museum is old", "the museum is new")])[0].label == "contradicts"
+
+
+def test_the_cli_says_where_the_engine_runs_without_verbose(tmp_path: Path) -> None:
+    """The device is an automatic choice: its line shows on stderr without -v, and nothing of
+    the libraries' own load reports does."""
+    pytest.importorskip("transformers", reason="transformers is not installed")
+    import os
+    import subprocess
+    import sys
+
+    from tests.backends_support import build_tiny_causal_lm
+
+    model = build_tiny_causal_lm(tmp_path / "lm")
+    (tmp_path / "r.txt").write_text("The reactor had a positive void coefficient.",
+                                    encoding="utf-8")
+    (tmp_path / "c.txt").write_text("The reactor had a positive void coefficient.",
+                                    encoding="utf-8")
+    repo = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "FACTGRAPH_DEVICE": "cpu",
+           "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run(
+        [sys.executable, "-m", "factgraph", "evaluate", "--query", "Why?", "--response",
+         str(tmp_path / "r.txt"), "--context", str(tmp_path / "c.txt"), "--method", "nli",
+         "--model", f"transformers:{model}", "--no-cache"],
+        cwd=tmp_path, env=env, text=True, capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.splitlines()
+    assert lines[0] == "INFO factgraph.backends.torch_device: transformers runs on cpu (as asked)"
+    # the rest are factgraph's own (the random-weight model's replies do not parse), no load
+    # report or progress bar of the libraries
+    assert all(line.startswith(("INFO factgraph.", "WARNING factgraph.")) for line in lines), lines

@@ -19,8 +19,8 @@ THIRD_PARTY_LOGGERS = (
     "onnxruntime", "tokenizers", "vllm", "ray", "httpx", "httpcore", "urllib3", "filelock",
     "neo4j", "falkordb", "redis", "numba", "py.warnings")
 # factgraph's own loggers whose INFO lines show without -v (what the run decided for the user:
-# the judge ``auto`` picked)
-OWN_NOTICE_LOGGERS = ("factgraph.cli.judge_choice",)
+# the judge ``auto`` picked, the device a torch engine runs on)
+OWN_NOTICE_LOGGERS = ("factgraph.cli.judge_choice", "factgraph.backends.torch_device")
 # environment switches the libraries read when they load (a user's own setting wins)
 QUIET_ENVIRONMENT = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error",
                      "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
