@@ -96,6 +96,7 @@ def test_a_number_word_before_a_hyphen_is_a_number() -> None:
     assert content_words("a seven-year sentence") == ["7", "year", "sentence"]
     assert content_words("a seven-year-old girl") == content_words("a 7-year-old girl")
     assert content_words("twenty-one goals") == ["21", "goals"]
+    assert content_words("thirty jobs") == ["30", "jobs"]  # a ten alone too
     assert content_words("a non-selective drug") == ["nonselective", "drug"]
     ev = fact_evidence("Rancadore was sentenced for 7 years.",
                        ResponseIndex.of(["Rancadore was given a seven-year sentence."]))
@@ -376,6 +377,7 @@ def test_an_acronym_is_the_same_name() -> None:
      "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
     # "has yet to" negates; a stem with or without its silent "e" is one word
     ("The drug is approved by the FDA.", "The FDA has yet to approve the drug.", "negation"),
+    ("The firm cut 20 jobs at the plant.", "The firm cut thirty jobs at the plant.", "number"),
     # "refused to" / "failed to" negate the verb; "yet", "considered", "appear to" are reached
     # over ("not always" is not: it says sometimes)
     ("The vaccine was approved by the FDA in 2021.",

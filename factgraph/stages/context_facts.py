@@ -77,6 +77,13 @@ _LETTERS = r"[^\W\d_]"  # a letter of any script
 _NUMBER_WORD_HYPHEN = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})-(?={_LETTERS})")
 _TENS = {w: 10 * n for n, w in enumerate(
     ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
+_TENS_WORDS = {w: str(n) for w, n in _TENS.items()}  # "thirty" alone is 30
+
+
+def as_digits(word: str) -> str:
+    """A lower-case number word in digits ("seven" -> "7", "thirty" -> "30"), any other word
+    as it is: one reading for the content words and the contradiction check's tokens."""
+    return NUMBER_WORDS.get(word) or _TENS_WORDS.get(word, word)
 _COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
 
 
@@ -109,7 +116,7 @@ def content_words(text: str) -> list[str]:
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)
-    words = [NUMBER_WORDS.get(w, w)
+    words = [as_digits(w)
              for w in re.findall(r"(?:[^\W_])+(?:[.,][0-9]+)*", plain)]
     return [w for w in words
             if (len(w) >= 3 or w.isdigit()) and w not in STOPWORDS]

@@ -72,7 +72,7 @@ DOWN: tuple[str, ...] = ("decrease", "fall", "drop", "decline", "shrink", "plung
                          "reduce")
 # closed sets: each member says something else than each other in its place ("closed on
 # Mondays" / "closed on Sundays", "on 3 June" / "on 3 July", "flows north" / "flows east",
-# "twice a day" / "once a day")
+# "twice a day" / "once a day", "for the third time" / "for the fourth time")
 WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                              "sunday")
 # the months but "may" and "march", which are verbs as often ("prices may rise")
@@ -81,6 +81,8 @@ MONTHS: tuple[str, ...] = ("january", "february", "april", "june", "july", "augu
 CLOSED_SETS: tuple[tuple[str, ...], ...] = (
     WEEKDAYS, MONTHS, ("north", "south", "east", "west"),
     ("northern", "southern", "eastern", "western"), ("once", "twice", "thrice"),
+    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+     "tenth"),
 )
 IRREGULAR: dict[str, tuple[str, ...]] = {
     "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
@@ -94,7 +96,7 @@ FIXED_FORMS: dict[str, tuple[str, ...]] = {
     "open": ("opens", "opened", "opening"), "close": ("closes", "closed", "closing"),
     "first": (), "last": (), "present": (), "absent": (),
     **{day: (day + "s",) for day in WEEKDAYS},
-    **{w: () for members in CLOSED_SETS[1:] for w in members},
+    **{w: () for members in CLOSED_SETS if members is not WEEKDAYS for w in members},
 }
 _VOWELS = "aeiou"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from factgraph.stages.context_facts import NUMBER_WORDS
+from factgraph.stages.context_facts import as_digits
 
 REST_SHARE = 0.75
 
@@ -52,7 +52,7 @@ def tokens(text: str) -> list[str]:
     number words as digits."""
     plain = _NOT.sub(" not", _PERCENT.sub(" percent", text.replace("’", "'")))
     plain = _PREFIX_HYPHEN.sub(r"\1", plain)
-    return [NUMBER_WORDS.get(t, t) for t in (t.lower() for t in TOKEN.findall(plain))]
+    return [as_digits(t) for t in (t.lower() for t in TOKEN.findall(plain))]
 
 
 # a quoted title says nothing about the fact's polarity ("The Night We Never Met", a quote
