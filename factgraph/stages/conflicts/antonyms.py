@@ -78,12 +78,18 @@ WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "frid
 # the months but "may" and "march", which are verbs as often ("prices may rise")
 MONTHS: tuple[str, ...] = ("january", "february", "april", "june", "july", "august",
                            "september", "october", "november", "december")
-CLOSED_SETS: tuple[tuple[str, ...], ...] = (
-    WEEKDAYS, MONTHS, ("north", "south", "east", "west"),
-    ("northern", "southern", "eastern", "western"), ("once", "twice", "thrice"),
-    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-     "tenth"),
-)
+# by the name a reason shows for a conflict between two members ("weekday: monday →
+# tuesday"; a pair of opposites shows "antonym")
+NAMED_SETS: dict[str, tuple[str, ...]] = {
+    "weekday": WEEKDAYS, "month": MONTHS, "direction": ("north", "south", "east", "west"),
+    "region": ("northern", "southern", "eastern", "western"),
+    "how often": ("once", "twice", "thrice"),
+    "ordinal": ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                "ninth", "tenth"),
+}
+CLOSED_SETS: tuple[tuple[str, ...], ...] = tuple(NAMED_SETS.values())
+_SET_OF = {form: name for name, members in NAMED_SETS.items() for m in members
+           for form in (m, m + "s")}
 IRREGULAR: dict[str, tuple[str, ...]] = {
     "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
     "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
@@ -243,5 +249,7 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
         if hit:
             share, size = rest_share(fact_stems, {stem(t)}, sentence_stems)
             if share >= REST_SHARE and size >= 2:
-                return Conflict("antonym", t, hit[0])
+                same_set = _SET_OF.get(t)
+                slot = same_set if same_set and same_set == _SET_OF.get(hit[0]) else "antonym"
+                return Conflict(slot, t, hit[0])
     return None

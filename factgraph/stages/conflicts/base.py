@@ -28,7 +28,7 @@ YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
 class Conflict:
     """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
 
-    slot: str  # "number" | "negation" | "antonym" | "name"
+    slot: str  # "number" | "negation" | "antonym" | "name", or a closed set's ("weekday", …)
     fact_value: str
     response_value: str
 
