@@ -114,7 +114,9 @@ class EvaluationConfig(BaseModel):
     method: str = Field(DEFAULT_METHOD, description="A method of the registry "
                                                     "(factgraph.methods.registry).")
     model: str | None = Field(None, description="Text model spec: vllm:PATH, "
-                                                "transformers:PATH[#FILE.gguf], openai:NAME[@URL].")
+                                                "transformers:PATH[#FILE.gguf], openai:NAME[@URL]. "
+                                                "transformers runs on the GPU torch sees, else "
+                                                "the CPU (FACTGRAPH_DEVICE=cpu|cuda:N|mps).")
     nli_model: str | None = Field(None, description="NLI judge spec (cross-encoder:PATH or a "
                                   "text spec); default: the text model judges.")
     embed_model: str | None = Field(None, description="Embedding spec (minilm, "
