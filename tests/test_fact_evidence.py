@@ -585,3 +585,16 @@ def test_a_decade_is_a_slot_and_holds_its_years() -> None:
     # a year outside the decade may date another event ("born 1941" / "created in the 1960s")
     said = "Kim Casali (9 September 1941 - 15 June 1997) created the cartoon Love Is..."
     assert contradiction("Kim Casali created Love Is... in the late 1960s.", said, said) is None
+
+
+def test_a_year_is_shown_without_the_word_after_it() -> None:
+    """The reason shows "1965", not "1965 paul"; a measure after a number stays ("1500
+    metres")."""
+    said = "1961 : Paul Fraisse becomes the only director of the Institute of Psychology."
+    found = contradiction("In 1965, Paul Fraisse becomes the Institute of Psychology director.",
+                          said, said)
+    assert found is not None and (found.fact_value, found.response_value) == ("1965", "1961")
+    said = "The tower is 1800 metres tall."
+    found = contradiction("The tower is 1500 metres tall.", said, said)
+    assert found is not None and found.describe() == (
+        "number: fact '1500 metres', response '1800 metres'")

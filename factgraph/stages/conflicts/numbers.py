@@ -307,6 +307,9 @@ def _shown(number: str, unit: str | None) -> str:
     """A number and its unit as a reason shows them ("100 °C", "the 1990s")."""
     if unit == "decade":
         return f"the {number}s"
+    if YEAR.match(number) and unit and not (_is_measure(unit) or unit in _MAGNITUDES
+                                             or unit in _SHOWN_UNITS):
+        return number  # a year has no unit: "1965, Paul ..." shows "1965", not "1965 paul"
     return f"{number} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
 
 
