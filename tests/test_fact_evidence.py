@@ -579,9 +579,17 @@ def test_a_decade_is_a_slot_and_holds_its_years() -> None:
     found = contradiction(fact, other, other)
     assert found is not None and (found.fact_value, found.response_value) == (
         "the 1990s", "the 1980s")
+    # the decade as the fact writes it is the slot, not a word of the rest that must stand
+    other = "The museum opened in the 1980s and draws visitors to Paris."
+    found = contradiction("The museum opened in the 1990s in Paris.", other, other)
+    assert found is not None and found.slot == "number"
     for same in ("The band was popular in 1995 in Britain.",  # a year of it
                  "The band, formed in 1971, was popular in the 1990s in Britain."):
         assert contradiction(fact, same, same) is None
+    # a year of the decade in the sentence states it, whatever other decade is there
+    said = ("In the late 1970s, Scientist began producing his own music, releasing his debut "
+            "album in 1981.")
+    assert contradiction("Throughout the 1980s, Scientist released albums.", said, said) is None
     # a year outside the decade may date another event ("born 1941" / "created in the 1960s")
     said = "Kim Casali (9 September 1941 - 15 June 1997) created the cartoon Love Is..."
     assert contradiction("Kim Casali created Love Is... in the late 1960s.", said, said) is None

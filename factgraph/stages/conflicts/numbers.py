@@ -265,7 +265,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if size >= 2 and share >= SLOT_REST_SHARE:
                 return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
     for n, unit in fact_slots:
-        if n in elsewhere:
+        if n in elsewhere or (unit == "decade" and any(  # a year of the decade states it
+                _same_count(n, unit, m, u) for m, u in sent_slots)):
             continue
         for m, unit_m in others:
             same_quantity = _same_quantity(n, unit, m, unit_m)
@@ -292,7 +293,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                  and n.isdigit() and m.isdigit())  # "Smith is 25" / "Smith, 53,"
             if not same_kind:
                 continue
-            share, size = rest_share(fact_stems, {n}, sentence_stems)
+            # the slot's words: the number, and a decade as the fact writes it ("1990s")
+            share, size = rest_share(fact_stems, {n, f"{n}s"} if unit == "decade" else {n},
+                                     sentence_stems)
             if n in response_words and not own_slot and not (
                     YEAR.match(n) and YEAR.match(m) and share == 1.0):
                 continue  # two years where every other word of the fact stands is one slot
