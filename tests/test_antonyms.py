@@ -60,7 +60,7 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
     ("The museum is closed on Mondays.", "The museum is closed on Sundays.", "weekday"),
     ("The river flows north into the lake.", "The river flows east into the lake.",
      "direction"),
-    ("Patients take the drug twice a day.", "Patients take the drug once a day.", "how often"),
+    ("Patients take the drug twice a day.", "Patients take the drug once a day.", "frequency"),
     ("The treaty was signed on 3 June 2001 in Rome.",
      "The treaty was signed on 3 July 2001 in Rome.", "month"),
     ("The team won the title for the first time.", "The team won the title for the second time.",

@@ -83,7 +83,7 @@ MONTHS: tuple[str, ...] = ("january", "february", "april", "june", "july", "augu
 NAMED_SETS: dict[str, tuple[str, ...]] = {
     "weekday": WEEKDAYS, "month": MONTHS, "direction": ("north", "south", "east", "west"),
     "region": ("northern", "southern", "eastern", "western"),
-    "how often": ("once", "twice", "thrice"),
+    "frequency": ("once", "twice", "thrice"),
     "ordinal": ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                 "ninth", "tenth"),
 }
