@@ -606,3 +606,24 @@ def test_a_year_is_shown_without_the_word_after_it() -> None:
     found = contradiction("The tower is 1500 metres tall.", said, said)
     assert found is not None and found.describe() == (
         "number: fact '1500 metres', response '1800 metres'")
+
+
+def test_a_value_inside_a_stated_range_agrees_with_it() -> None:
+    """"55 metres" is said by "between 50 and 60 metres" (and the other way round), "5 days" by
+    "3–7 days"; 75 metres is not; a span of years dates two events ("ended in 1942" /
+    "lasted from 1939 to 1945" stays a conflict); a hyphen is a score as often ("30 - 20")."""
+    for fact, same in (
+            ("The tower is 55 metres tall and made of steel.",
+             "The tower is between 50 and 60 metres tall and made of steel."),
+            ("The tower is between 50 and 60 metres tall and made of steel.",
+             "The tower is 55 metres tall and made of steel."),
+            ("The trip takes 5 days by train across Canada.",
+             "The trip takes 3–7 days by train across Canada.")):
+        assert contradiction(fact, same, same) is None
+    for fact, other in (
+            ("The tower is 75 metres tall and made of steel.",
+             "The tower is between 50 and 60 metres tall and made of steel."),
+            ("The war ended in 1942 in Europe after the treaty.",
+             "The war in Europe lasted from 1939 to 1945 after the treaty.")):
+        found = contradiction(fact, other, other)
+        assert found is not None and found.slot == "number"

@@ -221,6 +221,33 @@ APPROXIMATE = 0.1
 APPROXIMATE_YEARS = 2
 
 
+# a range a text states: "between 50 and 60", "from 50 to 60", "50 to 60", "50–60" (an en
+# dash; a hyphen between numbers is a score as often: "30 - 20")
+_RANGE = re.compile(r"\b(?:between\s+(\d[\d,]*(?:\.\d+)?)\s+and|(\d[\d,]*(?:\.\d+)?)\s*"
+                    r"(?:to\s|–))\s*(\d[\d,]*(?:\.\d+)?)\b", re.I)
+
+
+def _ranges(text: str) -> list[tuple[float, float]]:
+    """The ranges ``text`` states (:data:`_RANGE`), lowest first; not a span of years ("from
+    1939 to 1945" dates two events, not one value)."""
+    out = []
+    for m in _RANGE.finditer(text):
+        a, b = (m.group(1) or m.group(2)).replace(",", ""), m.group(3).replace(",", "")
+        if YEAR.match(a) and YEAR.match(b):
+            continue
+        lo, hi = sorted((float(a), float(b)))
+        out.append((lo, hi))
+    return out
+
+
+def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
+    try:
+        x = float(value)
+    except ValueError:
+        return False
+    return any(lo <= x <= hi for lo, hi in ranges)
+
+
 def _hedged(text: str) -> set[str]:
     """The numbers of ``text`` given as round figures or bounds (:data:`_HEDGE`)."""
     return {(m.group(1) or m.group(2)).replace(",", "") for m in _HEDGE.finditer(text)}
@@ -248,6 +275,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     fact_around, sentence_around = _number_neighbours(fact), _number_neighbours(sentence)
     fact_ages, sentence_ages = _ages(fact), _ages(sentence)
     hedged = _hedged(fact) | _hedged(sentence)
+    # a value inside a range the other side states agrees with it ("55 metres" / "between 50
+    # and 60 metres", and the other way round)
+    fact_ranges, sentence_ranges = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
     sentence_numbers = {m for m, _ in sent_slots}
     # a number the response states elsewhere is no conflict, except in the sentence aligned
     # to the fact, where another value in the same slot says otherwise
@@ -274,6 +304,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 continue
             if {n, m} & hedged and stem(unit or "") == stem(unit_m or "") and _close(n, m):
                 continue  # "about 50 people" / "52 people"
+            if _in_a_range(n, sentence_ranges) or _in_a_range(m, fact_ranges):
+                continue  # "55 metres" / "between 50 and 60 metres"
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
             # / "May 5", "30 - 20" / "63 - 20"); a lone number each is a weaker sign
             shared = fact_around.get(n, set()) & sentence_around.get(m, set())
