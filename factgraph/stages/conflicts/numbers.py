@@ -1,10 +1,13 @@
 """The number check: a number of the fact that the response does not state, where the sentence
 has another number in the same slot — the same counted word or neighbour ("28 firefighters" /
 "31 firefighters", "May 1" / "May 5"), the same unit read by pint (equal quantities in other
-units are no conflict: 2 hours / 120 minutes), two years, or two ages; or the fact's number
-in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F"). News text as written:
-a currency sign is the number's unit, "£60million" a number and its magnitude, "27 , 000" one
-number, "2005–09" a year range, ".375" a decimal."""
+units are no conflict: 2 hours / 120 minutes), two years, two decades, or two ages; or the
+fact's number in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F").
+What agrees: a magnitude's value ("2.1 million" / "2,100,000"), a close number where either
+side gives a round figure or a bound ("about 50" / "52"), a value inside a range the other
+side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995"). News text as
+written: a currency sign is the number's unit, "£60million" a number and its magnitude, "27 ,
+000" one number, "2005–09" a year range, ".375" a decimal."""
 
 from __future__ import annotations
 
@@ -241,6 +244,7 @@ def _ranges(text: str) -> list[tuple[float, float]]:
 
 
 def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
+    """Whether the number ``value`` lies inside one of ``ranges`` (ends included)."""
     try:
         x = float(value)
     except ValueError:
