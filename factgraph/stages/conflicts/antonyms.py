@@ -1,4 +1,5 @@
-"""Words that say the opposite of each other, in the forms a sentence writes them.
+"""Words that say the opposite of each other, or another member of a closed set (weekdays,
+months, directions, ordinals: :data:`NAMED_SETS`), in the forms a sentence writes them.
 
 The contradiction check (:mod:`factgraph.stages.contradiction`) reads a fact as stated
 otherwise when the sentence that carries it has the opposite of one of its words: "Aspirin
