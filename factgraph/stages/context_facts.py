@@ -78,13 +78,13 @@ _NUMBER_WORD_HYPHEN = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})-(?={_LETTERS})"
 _TENS = {w: 10 * n for n, w in enumerate(
     ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
 _TENS_WORDS = {w: str(n) for w, n in _TENS.items()}  # "thirty" alone is 30
+_COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
 
 
 def as_digits(word: str) -> str:
     """A lower-case number word in digits ("seven" -> "7", "thirty" -> "30"), any other word
     as it is: one reading for the content words and the contradiction check's tokens."""
     return NUMBER_WORDS.get(word) or _TENS_WORDS.get(word, word)
-_COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
 
 
 # a magnitude written onto its number, as news text does ("£60million", "$3bn", "$7m")

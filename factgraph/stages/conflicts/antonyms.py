@@ -89,8 +89,6 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                 "ninth", "tenth"),
 }
 CLOSED_SETS: tuple[tuple[str, ...], ...] = tuple(NAMED_SETS.values())
-_SET_OF = {form: name for name, members in NAMED_SETS.items() for m in members
-           for form in (m, m + "s")}
 IRREGULAR: dict[str, tuple[str, ...]] = {
     "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
     "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
@@ -204,6 +202,9 @@ def same_word_table(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
 
 
 ANTONYMS: dict[str, frozenset[str]] = antonym_table(opposed_pairs())
+# each written form of a closed set's member → the set's name ("mondays" → "weekday")
+_SET_OF = {form: name for name, members in NAMED_SETS.items() for m in members
+           for form in word_forms(m)}
 SAME_WORD: dict[str, frozenset[str]] = same_word_table(opposed_pairs())
 
 

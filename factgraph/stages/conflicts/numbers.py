@@ -80,7 +80,7 @@ _SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?!
 
 
 # a decade is its first year and the word "decade" ("the 1990s" / "the 1980s" differ; "the
-# 1990s" / "1995" agree: :func:`_same_count`)
+# 1990s" / "1995" agree: :func:`_year_in_decade`)
 _DECADE = re.compile(r"\b((?:1[0-9]|20)\d0)[’']?s\b")
 
 
@@ -175,15 +175,18 @@ def _unit_registry() -> object:
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
+def _year_in_decade(a: str, ua: str | None, b: str, ub: str | None) -> bool:
+    """Whether one side is a decade and the other a year of it ("the 1990s" / "1995")."""
+    if ua == ub or "decade" not in (ua, ub) or None not in (ua, ub):
+        return False
+    decade, year = (a, b) if ua == "decade" else (b, a)
+    return bool(YEAR.match(year)) and int(decade) <= float(year) < int(decade) + 10
+
+
 def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when both are counts and one at least has a magnitude ("2.1 million" /
     "2,100,000" / "2.1 billion"; equal within 1%), None when they are not both counts: a bare
-    number under 1,000 or a year is compared with no magnitude. A decade and a year: True
-    where the year is in it ("the 1990s" / "1995"), else None (it may date another event)."""
-    if ua != ub and "decade" in (ua, ub) and None in (ua, ub):  # a year in the decade
-        decade, year = (a, b) if ua == "decade" else (b, a)
-        inside = bool(YEAR.match(year)) and int(decade) <= float(year) < int(decade) + 10
-        return True if inside else None  # a year outside it may be of another event
+    number under 1,000 or a year is compared with no magnitude."""
     if ua == ub or not {ua, ub} & set(_MAGNITUDES) or not {ua, ub} <= {*_MAGNITUDES, None}:
         return None
     bare = a if ua is None else b if ub is None else None
@@ -195,8 +198,10 @@ def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
 
 def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when pint reads both as quantities of one dimension (equal within 1%), or
-    both are counts with a magnitude (:func:`_same_count`); None when it cannot compare
-    them."""
+    both are counts with a magnitude (:func:`_same_count`); True for a decade and a year of it
+    (a year outside it may date another event: None); None when it cannot compare them."""
+    if _year_in_decade(a, ua, b, ub):
+        return True
     count = _same_count(a, ua, b, ub)
     if count is not None:
         return count
@@ -300,7 +305,7 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
     for n, unit in fact_slots:
         if n in elsewhere or (unit == "decade" and any(  # a year of the decade states it
-                _same_count(n, unit, m, u) for m, u in sent_slots)):
+                _year_in_decade(n, unit, m, u) for m, u in sent_slots)):
             continue
         for m, unit_m in others:
             same_quantity = _same_quantity(n, unit, m, unit_m)
