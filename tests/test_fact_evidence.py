@@ -392,6 +392,13 @@ def test_an_acronym_is_the_same_name() -> None:
      "Coffee does not appear to increase the risk of heart disease.", "negation"),
     ("The drug was approved by the FDA in 2020.", "The FDA did not approve the drug in 2020.",
      "negation"),
+    # an answer that calls the fact open, or finds no evidence for it, does not state it
+    ("The drug reduces mortality in older patients.",
+     "It is unclear whether the drug reduces mortality in older patients.", "negation"),
+    ("The drug reduces mortality in older patients.",
+     "There is no evidence that the drug reduces mortality in older patients.", "negation"),
+    ("The drug reduces mortality in older patients.",
+     "It is not known if the drug reduces mortality in older patients.", "negation"),
     # a date's day and month in either order are one slot
     ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
     # a "not" reached over a short aside (an age) to the clause that states the fact
@@ -429,6 +436,12 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
     ("She was born on 4 July 1950.", "She was born on July 4, 1950."),  # one date, two orders
     ("The bridge opened on July 4.", "The bridge opened in July 2014."),  # a day is no year
     ("The drug is safe for pregnant women.", "The drug is not always safe for pregnant women."),
+    # "no evidence of" something else says nothing of the fact; an open question the fact
+    # itself asks is the response's too
+    ("The drug reduces mortality in older patients.",
+     "Trials found no evidence of harm, and the drug reduces mortality in older patients."),
+    ("It is unclear whether the drug reduces mortality.",
+     "It is not known if the drug reduces mortality."),
     # one letter changed is a typo of the same name; a lone first word ("Locals") is no name
     ("Kin Sears is Andy Murray's fiancée.", "Andy Murray will marry his fiancee Kim Sears."),
     ("Locals say power cuts could be linked to the heist.",
@@ -627,3 +640,17 @@ def test_a_value_inside_a_stated_range_agrees_with_it() -> None:
              "The war in Europe lasted from 1939 to 1945 after the treaty.")):
         found = contradiction(fact, other, other)
         assert found is not None and found.slot == "number"
+
+
+def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
+    """The reason quotes what makes the fact unsettled, not a bare "not"."""
+    fact = "The drug reduces mortality in older patients."
+    for sentence, shown in (
+            ("It is unclear whether the drug reduces mortality in older patients.",
+             "unclear whether"),
+            ("There is no evidence that the drug reduces mortality in older patients.",
+             "no evidence that"),
+            ("The drug does not reduce mortality in older patients.", "not")):
+        found = contradiction(fact, sentence, sentence)
+        assert found is not None and (found.fact_value, found.response_value) == (
+            "(affirmed)", shown), found

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal
 
@@ -27,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from factgraph.models import Relation, RelationLabel
 from factgraph.stages.session import ModelSession
+from factgraph.stages.units import unit_registry
 
 CompareLabel = Literal["equivalent", "first implies second", "second implies first",
                        "contradictory", "neutral"]
@@ -44,13 +44,6 @@ def normalise(answer: str) -> str:
     return " ".join(text.split()).strip(" .")
 
 
-@lru_cache(maxsize=1)
-def _registry() -> Any:
-    import pint
-
-    return pint.UnitRegistry()
-
-
 def parse_quantity(answer: str) -> Any | None:
     """A pint Quantity for ``"12 km"``, ``"3,000 ft"``, ``"42"``; None when not a quantity."""
     m = _QUANTITY.match(answer.strip())
@@ -58,7 +51,7 @@ def parse_quantity(answer: str) -> Any | None:
         return None
     number = float(m.group("num").replace(",", ""))
     unit = (m.group("unit") or "").strip().rstrip(".")
-    ureg = _registry()
+    ureg = unit_registry()
     try:
         if not unit:
             return ureg.Quantity(number, "")

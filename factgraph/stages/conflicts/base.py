@@ -6,6 +6,7 @@ its slot (:func:`rest_share`, which each check asks before it calls a slot chang
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from factgraph.stages.context_facts import as_digits
@@ -69,9 +70,19 @@ def rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) 
     rest = [w.replace(",", "") for w in fact_stems if w.replace(",", "") not in drop]
     if not rest:
         return 0.0, 0
-    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
-    said = {x for w in sentence_stems for x in (w.replace(",", ""), w.removesuffix("e"))}
-    return sum(w in said or w.removesuffix("e") in said for w in rest) / len(rest), len(rest)
+    said = stem_forms(w.replace(",", "") for w in sentence_stems)
+    return sum(holds_stem(said, w) for w in rest) / len(rest), len(rest)
+
+
+def stem_forms(stems: Iterable[str]) -> set[str]:
+    """Each stem with and without its silent "e": one word either way ("approve" /
+    "approv(ed)"); read with :func:`holds_stem`."""
+    return {x for w in stems for x in (w, w.removesuffix("e"))}
+
+
+def holds_stem(forms: set[str], word: str) -> bool:
+    """Whether ``forms`` (:func:`stem_forms`) hold ``word``, silent "e" or not."""
+    return bool(word) and word.removesuffix("e") in forms
 
 
 FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-from factgraph.stages.conflicts.base import NEGATORS, QUOTED, Conflict, tokens
+from factgraph.stages.conflicts.base import (
+    NEGATORS,
+    QUOTED,
+    Conflict,
+    holds_stem,
+    stem_forms,
+    tokens,
+)
 from factgraph.stages.context_facts import (
     STOPWORDS,
     stem,
@@ -36,6 +43,12 @@ _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 _YET_TO = re.compile(r"\b(?:(?:has|have|had|is|are|was|were)\s+yet|(?:refus|fail|declin)"
                      r"(?:e|es|ed|s|ing)?)\s+to\b", re.I)
 
+# an answer that calls a fact open does not state it, and one that finds no evidence for it
+# denies it: "it is unclear whether the drug reduces mortality", "there is no evidence that
+# the drug reduces mortality" negate what follows, not "unclear" or "evidence"
+_UNSETTLED = re.compile(r"\b(?:(?:unclear|unknown|uncertain|undetermined|not\s+(?:known|clear))"
+                        r"\s+(?:whether|if)|no\s+(?:evidence|proof)\s+(?:that|of))\b", re.I)
+
 # words a negator reaches over to the word it negates: "not yet profitable", "not considered
 # safe", "does not appear to increase" (not "always": "not always safe" says it sometimes is)
 _SEE_THROUGH = frozenset({"yet", "considered", "deemed", "regarded", "appear", "appears",
@@ -55,7 +68,7 @@ def negated_words(text: str) -> list[str]:
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", QUOTED.sub(" ", text)))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
-    plain = _YET_TO.sub(" not ", plain)
+    plain = _YET_TO.sub(" not ", _UNSETTLED.sub(" not ", plain))
     out = []
     # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
     # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
@@ -78,12 +91,22 @@ def negated_words(text: str) -> list[str]:
 _OPEN_NEGATION = re.compile(r"(?:\bnot|n't|\bnever)\b[^,;.:]*\bn?or\s*$", re.I)
 
 
+# "there is no evidence that | the drug works": the clause cut after "that" / "if" is unsettled
+_UNSETTLED_BEFORE = re.compile(rf"(?:{_UNSETTLED.pattern})\s*$", re.I)
+
+
 def in_scope(clause: str, sentence: str, start: int) -> str:
     """``clause`` (starting at offset ``start`` of ``sentence``), with the negator that reaches
-    it from earlier in the sentence over "or" (:data:`_OPEN_NEGATION`), so the clause reads as
-    negated as the sentence says."""
-    return f"not {clause}" if _OPEN_NEGATION.search(sentence[:start]) \
-        and not negated_words(clause) else clause
+    it from earlier in the sentence over "or" (:data:`_OPEN_NEGATION`) or that calls it open
+    right before it ("no evidence that", "not known if": :data:`_UNSETTLED`), so the clause
+    reads as negated as the sentence says."""
+    before = sentence[:start]
+    if negated_words(clause):
+        return clause
+    unsettled = _UNSETTLED_BEFORE.search(before)
+    if unsettled:
+        return f"{' '.join(unsettled.group(0).split())} {clause}"
+    return f"not {clause}" if _OPEN_NEGATION.search(before) else clause
 
 
 # a capitalised negator that opens a title the response names mid-sentence ("Without a Trace",
@@ -112,17 +135,23 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
-    # a stem with or without its silent "e" is one word ("approve" / "approv(ed)")
-    said = {x for w in stems(other) for x in (w, w.removesuffix("e"))}
-    if not any(w and w.removesuffix("e") in said for w in negated):
+    said = stem_forms(stems(other))
+    if not any(holds_stem(said, w) for w in negated):
         return None
     # "is only doubled when stressed" says it is not doubled otherwise: a restricted
     # affirmation agrees with a negation under another condition
     toks = tokens(other)
     if any(stem(t) in negated and "only" in toks[max(0, i - 2): i] for i, t in enumerate(toks)):
         return None
-    return Conflict("negation", "not" if in_fact else "(affirmed)",
-                    "not" if in_clause else "(affirmed)")
+    return Conflict("negation", _negator(fact) if in_fact else "(affirmed)",
+                    _negator(clause) if in_clause else "(affirmed)")
+
+
+def _negator(text: str) -> str:
+    """How ``text`` negates, as the reason shows it: "not", or the words that call the fact
+    open ("unclear whether", "no evidence that")."""
+    m = _UNSETTLED.search(text)
+    return " ".join(m.group(0).lower().split()) if m else "not"
 
 
 def negated_tokens(toks: list[str]) -> set[str]:

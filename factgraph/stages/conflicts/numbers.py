@@ -12,7 +12,7 @@ written: a currency sign is the number's unit, "£60million" a number and its ma
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
@@ -33,6 +33,7 @@ from factgraph.stages.context_facts import (
 )
 from factgraph.stages.fact_evidence import numbers
 from factgraph.stages.text_units import join_split_thousands
+from factgraph.stages.units import unit_registry
 
 _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
                        "months", "years", "miles", "km", "kilometres", "kilometers", "metres",
@@ -164,13 +165,6 @@ def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
     return out
 
 
-@cache
-def _unit_registry() -> object:
-    import pint
-
-    return pint.UnitRegistry()
-
-
 # a magnitude after a number scales it ("2.1 million" is 2,100,000); pint knows none of them
 _MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
@@ -208,9 +202,9 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
     if not ua or not ub or ua == ub:
         return None
     try:
-        reg = _unit_registry()
-        qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))  # type: ignore[attr-defined]
-        qb = reg.Quantity(float(b), _PINT_UNITS.get(ub, ub))  # type: ignore[attr-defined]
+        reg = unit_registry()
+        qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))
+        qb = reg.Quantity(float(b), _PINT_UNITS.get(ub, ub))
         if qa.dimensionality != qb.dimensionality or qa.dimensionless:
             return None
         return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
