@@ -399,6 +399,30 @@ def test_an_acronym_is_the_same_name() -> None:
      "There is no evidence that the drug reduces mortality in older patients.", "negation"),
     ("The drug reduces mortality in older patients.",
      "It is not known if the drug reduces mortality in older patients.", "negation"),
+    # "no longer" negates; one side negating one more word than the other flips it
+    ("The company still operates the plant in Ohio.",
+     "The company no longer operates the plant in Ohio.", "negation"),
+    ("The patient can walk without assistance.",
+     "The patient can't walk without assistance.", "negation"),
+    # more closed sets and opposites: seasons, times of day, how often, up / down, quality,
+    # and the opposites of technical text
+    ("The festival takes place in summer.", "The festival takes place in winter.", "season"),
+    ("The earthquake struck in the morning.", "The earthquake struck in the evening.",
+     "time of day"),
+    ("The bird is commonly found in the region.", "The bird is rarely found in the region.",
+     "antonym"),
+    ("The bank raised interest rates.", "The bank cut interest rates.", "antonym"),
+    ("The metal is a good conductor of electricity.",
+     "The metal is a poor conductor of electricity.", "antonym"),
+    ("The approach outperforms the baseline.", "The approach underperforms the baseline.",
+     "antonym"),
+    ("BERT uses a bidirectional transformer encoder.",
+     "BERT uses a unidirectional transformer encoder.", "antonym"),
+    # a name changed whole: the rest of the fact stands without either word of it
+    ("The novel was written by Jane Austen.", "The novel was written by Charlotte Bronte.",
+     "name"),
+    ("Python was created by Guido van Rossum.", "Python was created by James Gosling.",
+     "name"),
     # a date's day and month in either order are one slot
     ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
     # a "not" reached over a short aside (an age) to the clause that states the fact
@@ -442,6 +466,14 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      "Trials found no evidence of harm, and the drug reduces mortality in older patients."),
     ("It is unclear whether the drug reduces mortality.",
      "It is not known if the drug reduces mortality."),
+    # two sides negating different words say nothing of each other
+    ("The suspect was not found guilty of murder.",
+     "The suspect was found not guilty of murder."),
+    # a name whose initials the sentence gives is stated; another name of two words beside
+    # them is no swap
+    ("William Arthur Waldegrave is a member of the Privy Council (PC).",
+     "William Arthur Waldegrave, Baron Waldegrave of North Hill, PC is a British Conservative "
+     "Party politician who served as a Cabinet minister from 1990 until 1997."),
     # one letter changed is a typo of the same name; a lone first word ("Locals") is no name
     ("Kin Sears is Andy Murray's fiancée.", "Andy Murray will marry his fiancee Kim Sears."),
     ("Locals say power cuts could be linked to the heist.",

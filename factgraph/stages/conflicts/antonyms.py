@@ -1,5 +1,5 @@
 """Words that say the opposite of each other, or another member of a closed set (weekdays,
-months, directions, ordinals: :data:`NAMED_SETS`), in the forms a sentence writes them.
+months, directions, ordinals, seasons: :data:`NAMED_SETS`), in the forms a sentence writes them.
 
 The contradiction check (:mod:`factgraph.stages.contradiction`) reads a fact as stated
 otherwise when the sentence that carries it has the opposite of one of its words: "Aspirin
@@ -40,7 +40,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("improve", "deteriorate"), ("strengthen", "weaken"), ("expand", "shrink"),
     ("begin", "end"), ("start", "end"), ("arrive", "depart"), ("love", "hate"),
     ("enable", "disable"), ("maximize", "minimize"), ("maximise", "minimise"),
-    ("overestimate", "underestimate"),
+    ("overestimate", "underestimate"), ("accelerate", "slow"), ("speed", "slow"),
+    ("release", "absorb"), ("outperform", "underperform"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
@@ -56,7 +57,19 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("guilty", "innocent"), ("benign", "malignant"), ("acute", "chronic"),
     ("good", "bad"), ("successful", "unsuccessful"), ("first", "last"),
     ("ancient", "modern"), ("amateur", "professional"), ("junior", "senior"),
-    ("overweight", "underweight"),
+    ("overweight", "underweight"), ("good", "poor"),
+    # technical and scientific text
+    ("bidirectional", "unidirectional"), ("static", "dynamic"), ("explicit", "implicit"),
+    ("sparse", "dense"), ("deterministic", "stochastic"), ("synchronous", "asynchronous"),
+    ("homogeneous", "heterogeneous"), ("qualitative", "quantitative"), ("local", "global"),
+    ("manual", "automatic"), ("manually", "automatically"), ("online", "offline"),
+    ("centralized", "decentralized"), ("centralised", "decentralised"), ("lossless", "lossy"),
+    ("upper", "lower"), ("horizontal", "vertical"), ("ascending", "descending"),
+    ("aerobic", "anaerobic"), ("hydrophilic", "hydrophobic"), ("endothermic", "exothermic"),
+    ("dominant", "recessive"), ("nocturnal", "diurnal"), ("herbivorous", "carnivorous"),
+    # adverbs
+    ("often", "rarely"), ("often", "seldom"), ("frequently", "rarely"),
+    ("frequently", "seldom"), ("commonly", "rarely"), ("usually", "rarely"),
     # nouns
     ("maximum", "minimum"), ("majority", "minority"), ("success", "failure"),
     ("gain", "loss"), ("profit", "loss"), ("winner", "loser"), ("surplus", "deficit"),
@@ -68,9 +81,9 @@ PAIRS: tuple[tuple[str, str], ...] = (
 )
 # a change's direction: every word of going up opposes every word of going down ("revenue
 # increased by 5%" / "revenue fell by 5%")
-UP: tuple[str, ...] = ("increase", "rise", "grow", "gain", "soar", "surge", "climb")
+UP: tuple[str, ...] = ("increase", "rise", "grow", "gain", "soar", "surge", "climb", "raise")
 DOWN: tuple[str, ...] = ("decrease", "fall", "drop", "decline", "shrink", "plunge", "slump",
-                         "reduce")
+                         "reduce", "lower", "cut")
 # closed sets: each member says something else than each other in its place ("closed on
 # Mondays" / "closed on Sundays", "on 3 June" / "on 3 July", "flows north" / "flows east",
 # "twice a day" / "once a day", "for the third time" / "for the fourth time")
@@ -85,6 +98,8 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
     "weekday": WEEKDAYS, "month": MONTHS, "direction": ("north", "south", "east", "west"),
     "region": ("northern", "southern", "eastern", "western"),
     "frequency": ("once", "twice", "thrice"),
+    "season": ("spring", "summer", "autumn", "winter"),
+    "time of day": ("morning", "afternoon", "evening"),
     "ordinal": ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                 "ninth", "tenth"),
 }

@@ -140,6 +140,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # a word of a quoted title ("Saturday Night Live") is no one's name
     titled = {w.lower() for q in QUOTED.findall(fact) + QUOTED.findall(sentence)
               for w in re.findall(r"\w+", q)}
+    sentence_runs = _name_runs(sentence)
     for n in here:  # the other name stands where the fact's name stands
         around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
         # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
@@ -149,21 +150,41 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
                    and (d < 0 or n in nowhere)}
         drop = {stem(w) for w in content_words(n)}  # the slot, not every name
         share, size = rest_share(fact_stems, drop, sentence_stems)
+        # a name changed whole ("Jane Austen" / "Charlotte Bronte") leaves the rest of the
+        # fact without its other words: the slot is the whole name where another name of
+        # two words or more, none of the fact's, stands in the sentence
+        run = next((r for r in _name_runs(fact) if n in r), [])
+        whole = rest_share(fact_stems, {stem(w) for w in run}, sentence_stems) \
+            if run and not any(stated(w, sentence_lower) for w in run) and not re.search(
+                rf"\b{''.join(w[0] for w in run).upper()}\b", sentence) else None
         if size < 2:
             continue
         for m in others:
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
                 continue
+            rest = share
+            if whole is not None and whole[1] >= 2 and any(m in r for r in sentence_runs):
+                rest = max(share, whole[0])
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
-            if not around & beside or share < REST_SHARE:
+            if not around & beside or rest < REST_SHARE:
                 continue
             if n in nowhere or (aligned and any(
                     w not in STOPWORDS and w not in FUNCTION_WORDS and w not in fact_capitals
                     and w.isalpha() and len(w) >= 3 for _, w in around & beside)):
                 return Conflict("name", n, m)
     return None
+
+
+# a run of capitalised words, with the particles of a name inside it ("Guido van Rossum")
+_NAME_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:van|von|de|der|del|da|di|du|la|le|bin|al)\s+)*"
+                       r"[A-Z][\w'’-]*)+")
+
+
+def _name_runs(fact: str) -> list[list[str]]:
+    """The fact's names of two or more words, each as its lower-case words."""
+    return [content_words(run.lower()) for run in _NAME_RUN.findall(fact)]
 
 
 _DEMONYM_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "i")

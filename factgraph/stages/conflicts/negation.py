@@ -39,9 +39,9 @@ _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 
 
 # "has yet to approve" says it has not approved; "refused to approve", "failed to approve"
-# and "declined to approve" too
-_YET_TO = re.compile(r"\b(?:(?:has|have|had|is|are|was|were)\s+yet|(?:refus|fail|declin)"
-                     r"(?:e|es|ed|s|ing)?)\s+to\b", re.I)
+# and "declined to approve" too; "no longer operates" says it does not operate
+_YET_TO = re.compile(r"\bno\s+longer\b|\b(?:(?:has|have|had|is|are|was|were)\s+yet|"
+                     r"(?:refus|fail|declin)(?:e|es|ed|s|ing)?)\s+to\b", re.I)
 
 # an answer that calls a fact open does not state it, and one that finds no evidence for it
 # denies it: "it is unclear whether the drug reduces mortality", "there is no evidence that
@@ -130,8 +130,18 @@ def title_opening(fact: str, response: str) -> bool:
 
 def negation_conflict(fact: str, clause: str) -> Conflict | None:
     """One side negates and the other does not, and the word negated is the other side's
-    too ("does not rely on X" against "learns from X" is no conflict: "rely" is not there)."""
+    too ("does not rely on X" against "learns from X" is no conflict: "rely" is not there).
+    Where both negate, one side's negated words holding all the other's and more is that
+    side negating one more thing ("can walk without help" / "can't walk without help"); two
+    sides negating different words ("was not found guilty" / "was found not guilty") say
+    nothing of each other."""
     in_fact, in_clause = negated_words(fact), negated_words(clause)
+    if in_fact and in_clause:
+        f, c = {w for w in in_fact if w}, {w for w in in_clause if w}
+        if f < c:
+            in_fact, in_clause = [], sorted(c - f)
+        elif c < f:
+            in_fact, in_clause = sorted(f - c), []
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
