@@ -21,6 +21,7 @@ from factgraph.stages.fact_evidence import (
     stem,
     stems,
 )
+from factgraph.stages.text_units import split_sentences
 
 RESPONSE = [
     "The RBMK reactor had a negative void coefficient.",
@@ -686,3 +687,31 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
         found = contradiction(fact, sentence, sentence)
         assert found is not None and (found.fact_value, found.response_value) == (
             "(affirmed)", shown), found
+
+
+@pytest.mark.parametrize(("fact", "response"), [
+    ("The company cut 500 jobs in 2020.",
+     "In 2020 the firm cut 500 jobs, its first layoffs since 2008."),
+    ("The drug was approved in 2019.",
+     "Regulators approved the drug in 2019, after it failed a first review in 2017."),
+    ("Prices rose in the spring.", "Prices rose in the spring, before falling in the autumn."),
+    ("The senator did not support the bill.",
+     "The senator, who never supported the bill, voted against it."),
+    ("The meeting was held in the morning.",
+     "The meeting, held in the morning, ran until the afternoon."),
+    ("The river flows north.", "The river flows north before turning east near the border."),
+    ("The plant can grow without much water.",
+     "The plant can grow without much water and cannot survive frost."),
+    ("The novel was written by Jane Austen.",
+     "Jane Austen wrote the novel, which Charlotte Bronte later criticised."),
+    ("The bank raised interest rates in May.",
+     "The bank raised interest rates in May and cut its growth forecast."),
+    ("Interest rates were cut in 2020.",
+     "Interest rates were cut in 2020 and raised again in 2022."),
+])
+def test_a_faithful_answer_that_says_more_is_no_conflict(fact: str, response: str) -> None:
+    """The opposites, closed sets and whole-name slots added for wrong facts leave an answer
+    alone that states the fact and then something else in the same sentence."""
+    sentences = split_sentences(response, min_content_words=1)
+    index = ResponseIndex.of(sentences)
+    assert find_conflict(fact, index, fact_evidence(fact, index).sentence, response) is None
