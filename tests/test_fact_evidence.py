@@ -467,6 +467,8 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      "Trials found no evidence of harm, and the drug reduces mortality in older patients."),
     ("It is unclear whether the drug reduces mortality.",
      "It is not known if the drug reduces mortality."),
+    # "no longer than" is a bound, no negation
+    ("The film runs two hours.", "The film is no longer than two hours."),
     # two sides negating different words say nothing of each other
     ("The suspect was not found guilty of murder.",
      "The suspect was found not guilty of murder."),

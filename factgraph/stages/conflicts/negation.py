@@ -39,8 +39,9 @@ _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 
 
 # "has yet to approve" says it has not approved; "refused to approve", "failed to approve"
-# and "declined to approve" too; "no longer operates" says it does not operate
-_YET_TO = re.compile(r"\bno\s+longer\b|\b(?:(?:has|have|had|is|are|was|were)\s+yet|"
+# and "declined to approve" too; "no longer operates" says it does not operate ("no longer
+# than two hours" is a bound)
+_YET_TO = re.compile(r"\bno\s+longer\b(?!\s+than)|\b(?:(?:has|have|had|is|are|was|were)\s+yet|"
                      r"(?:refus|fail|declin)(?:e|es|ed|s|ing)?)\s+to\b", re.I)
 
 # an answer that calls a fact open does not state it, and one that finds no evidence for it
