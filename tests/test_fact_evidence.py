@@ -426,6 +426,10 @@ def test_an_acronym_is_the_same_name() -> None:
      "name"),
     # a date's day and month in either order are one slot
     ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
+    # the fact's year dates the sentence: its age, which the answer never gives, is no other
+    # time
+    ("Paul McCole was born on 1 February 1972 (age 52).",
+     "Paul McCole (born 10 February 1972) is a Scottish actor.", "number"),
     # a "not" reached over a short aside (an age) to the clause that states the fact
     ("Maren Sanchez was stabbed to death.",
      "Maren Sanchez, 16, was not stabbed to death at her school.", "negation"),
@@ -467,6 +471,10 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
      "Trials found no evidence of harm, and the drug reduces mortality in older patients."),
     ("It is unclear whether the drug reduces mortality.",
      "It is not known if the drug reduces mortality."),
+    # the fact's other numbers not there, and no year of it dating the sentence: another
+    # time or count
+    ("In 2010 the firm had 500 staff in 3 offices.",
+     "In 2015 the firm had 700 staff in 3 offices."),
     # "no longer than" is a bound, no negation
     ("The film runs two hours.", "The film is no longer than two hours."),
     # two sides negating different words say nothing of each other

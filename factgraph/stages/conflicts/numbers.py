@@ -334,8 +334,15 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if n in response_words and not own_slot and not (
                     YEAR.match(n) and YEAR.match(m) and share == 1.0):
                 continue  # two years where every other word of the fact stands is one slot
-            if any(x not in sentence_numbers for x, _ in fact_slots if x != n):
-                continue  # the fact's other numbers not there: another time or count
+            rest_numbers = {x for x, _ in fact_slots if x != n}
+            if rest_numbers - sentence_numbers and not (
+                    not YEAR.match(n) and any(YEAR.match(x) for x in rest_numbers
+                                              & sentence_numbers)
+                    and not (rest_numbers - sentence_numbers) & response_words):
+                # the fact's other numbers not there: another time or count; one the whole
+                # response never states is no other time where the fact's year dates the
+                # sentence ("born on 1 February 1972 (age 52)" / "born 10 February 1972")
+                continue
             if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
                 return Conflict("number", _shown(n, unit), _shown(m, unit_m))
     return None
