@@ -298,6 +298,19 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
 
 
 @pytest.mark.parametrize(("text", "statements"), [
+    # steps under "follow these steps:" are instructions of their own, not the lead-in's
+    # objects ("follow these steps Unplug the router" was a statement)
+    ("To reset your router, follow these steps:\n1. Unplug the router from the power "
+     "outlet.\n2. Wait at least 30 seconds.",
+     ["Unplug the router from the power outlet.", "Wait at least 30 seconds."]),
+    # "regardless of" opens a dependent clause, no statement of its own
+    ("The regulation applies to any organisation that processes the personal data of people "
+     "in the EU, regardless of where the organisation is based.",
+     ["The regulation applies to any organisation that processes the personal data of people "
+      "in the EU, regardless of where the organisation is based."]),
+    # a number a tokeniser split at its thousands is one number: no cut inside it
+    ("In 2013 , it did not even make the Top 1 , 000 .",
+     ["In 2013 , it did not even make the Top 1,000 ."]),
     # a clause that opens with a subordinator, after a sentence adverb too, reads on into its
     # main clause
     ("Conversely, if the dose is doubled, the patient's blood pressure drops sharply.",

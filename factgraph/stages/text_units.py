@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from factgraph.stages.context_facts import content_words
+from factgraph.stages.context_facts import NUMBER_WORDS, content_words
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -134,12 +134,29 @@ def _lead_ins_read_on(lines: list[str]) -> list[str]:
                 continue
         elif text:
             last = _SENTENCE_END.split(text)[-1]  # the lead-in may end a line of sentences
-            verb = _LEAD_IN_END.search(last) or (last.endswith(":") and VERB_CUE.search(last))
+            verb = _LEAD_IN_END.search(last) or (last.endswith(":") and _ends_in_verb(last))
             lead = last[:-1].rstrip() if verb and len(last.split()) <= 12 else None
             lead_at = len(out) if lead is not None else -1
             lead_line = text[: len(text) - len(last)].rstrip()  # the line without it
         out.append(line)
     return out
+
+
+def _ends_in_verb(lead: str) -> bool:
+    """Whether the words before a lead-in's colon end in a verb ("The symptoms comprise:",
+    "The team consists of:"), not in a noun after its determiner ("follow these steps:", whose
+    items are instructions of their own)."""
+    words = re.findall(r"[\w'-]+", lead)
+    if words and words[-1].lower() in _LEAD_IN_PREPOSITIONS:
+        words = words[:-1]
+    return bool(words) and bool(VERB_CUE.fullmatch(words[-1])) and (
+        len(words) < 2 or not (words[-2].lower() in _DETERMINERS | _QUANTIFIERS
+                               or words[-2].isdigit() or words[-2].lower() in NUMBER_WORDS))
+
+
+_LEAD_IN_PREPOSITIONS = frozenset({"of", "by", "to", "with", "in", "on", "for", "from", "as"})
+_QUANTIFIERS = frozenset({"following", "few", "several", "some", "many", "these", "main",
+                          "key", "other"})
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|because)\s+")
@@ -418,7 +435,7 @@ def _adverbial(piece: str) -> bool:
 _DEPENDENT_OPENING = re.compile(
     r"\s*(?:[a-z]+ly\s*,?\s*|(?:however|conversely|similarly|likewise|instead|thus|hence|also)"
     r"\s*,?\s*)?(?:even\s+)?(?:if|when|whenever|unless|although|though|because|since|once|"
-    r"whether|until|as)"
+    r"whether|until|as|regardless\s+of|irrespective\s+of)"
     r"\s", re.I)
 # an aside inside a piece: a comma, then a word that opens a modifier or a dependent clause,
 # up to the next comma ("Convolutional layers, while having fewer parameters, …";
@@ -505,7 +522,8 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
             and not _adverbial(piece) and not _dependent(piece)
 
     for sentence in split_sentences(text):
-        masked, asides = _mask_brackets(sentence)
+        # "Top 1 , 000" (a tokeniser's split) is one number: no cut inside it
+        masked, asides = _mask_brackets(join_split_thousands(sentence))
         cells = breaks.split(masked)
         pieces: list[str] = []
         carry, carry_joint, joint = "", "", ""
