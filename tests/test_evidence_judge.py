@@ -308,6 +308,14 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
      "in the EU, regardless of where the organisation is based.",
      ["The regulation applies to any organisation that processes the personal data of people "
       "in the EU, regardless of where the organisation is based."]),
+    # an infinitive after a comma continues its statement; a name that opens with a small
+    # letter keeps it
+    ("It required Germany to accept responsibility for the war, to disarm, to make "
+     "territorial concessions and to pay reparations.",
+     ["It required Germany to accept responsibility for the war, to disarm, to make "
+      "territorial concessions and to pay reparations."]),
+    ("Revenue fell 2.5% this year, while iPhone sales fell to $51.3 billion.",
+     ["Revenue fell 2.5% this year.", "iPhone sales fell to $51.3 billion."]),
     # a number a tokeniser split at its thousands is one number: no cut inside it
     ("In 2013 , it did not even make the Top 1 , 000 .",
      ["In 2013 , it did not even make the Top 1,000 ."]),

@@ -424,6 +424,8 @@ def test_an_acronym_is_the_same_name() -> None:
      "name"),
     ("Python was created by Guido van Rossum.", "Python was created by James Gosling.",
      "name"),
+    ("Youssouf Mulumbu was sent off.",
+     "West Brom goalkeeper Boaz Myhill was sent off for a second yellow card.", "name"),
     # a date's day and month in either order are one slot
     ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
     # the fact's year dates the sentence: its age, which the answer never gives, is no other
@@ -475,6 +477,10 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
     # time or count
     ("In 2010 the firm had 500 staff in 3 offices.",
      "In 2015 the firm had 700 staff in 3 offices."),
+    # another name of two words in another place ("in the" / "against the") is no swap
+    ("The Detroit Red Wings play in the Atlantic Division.",
+     "Detroit Red Wings forward Drew Miller was cut during the game against the Ottawa "
+     "Senators."),
     # "no longer than" is a bound, no negation
     ("The film runs two hours.", "The film is no longer than two hours."),
     # two sides negating different words say nothing of each other

@@ -241,7 +241,7 @@ _AUXILIARY = ("is|are|was|were|has|have|had|does|did|can|could|will|would|may|mi
               "should")
 _SUBJECTLESS = re.compile(
     rf"\s*(?:(?:{_AUXILIARY}|be|been|do|shall|including|like|such\s+as|said|says|according\s+to|or|"
-    r"rather\s+than|instead\s+of)"
+    r"rather\s+than|instead\s+of|to)"
     r"\b|(?:(?:often|thus|hence|thereby|further|still|also|then|therefore|even|mostly|largely|"
     r"mainly|partly|particularly|especially)\s+)?(?:[a-z]{3,}(?:ed|ing)|driven|given|taken|"
     r"written|chosen|known|shown|seen|grown|drawn|thrown|broken|spoken|frozen|hidden|fallen|"
@@ -599,5 +599,6 @@ def _unmask(piece: str, asides: list[str]) -> str:
 
 def _statement(piece: str) -> str:
     piece = piece.strip(" ,;:")
-    piece = piece[:1].upper() + piece[1:]
+    if not re.match(r"\w+[A-Z]", piece):  # "iPhone", "eBay" keep their spelling
+        piece = piece[:1].upper() + piece[1:]
     return piece if piece.endswith((".", "!", "?")) else f"{piece}."

@@ -163,7 +163,9 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
                 continue
             rest = share
-            if whole is not None and whole[1] >= 2 and any(m in r for r in sentence_runs):
+            other_run = next((r for r in sentence_runs if m in r), None)
+            if whole is not None and whole[1] >= 2 and other_run is not None and \
+                    _same_context(fact_tokens, run, sentence_tokens, other_run):
                 rest = max(share, whole[0])
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
@@ -185,6 +187,27 @@ _NAME_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:van|von|de|der|del|da|di|d
 def _name_runs(fact: str) -> list[list[str]]:
     """The fact's names of two or more words, each as its lower-case words."""
     return [content_words(run.lower()) for run in _NAME_RUN.findall(fact)]
+
+
+def _context(toks: list[str], run: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The two words before the name ``run`` in ``toks`` and the two after it."""
+    if run[0] not in toks:
+        return (), ()
+    i = toks.index(run[0])
+    j = next((k for k in range(i, len(toks)) if toks[k] == run[-1]), i)
+    return tuple(toks[max(0, i - 2): i]), tuple(toks[j + 1: j + 3])
+
+
+def _same_context(fact_tokens: list[str], run: list[str], sentence_tokens: list[str],
+                  other: list[str]) -> bool:
+    """Whether the two names stand in one place: the same two words before them or after
+    them, one a content word ("written by | Jane Austen" / "written by | Charlotte Bronte";
+    not "in the | Atlantic Division" / "against the | Ottawa Senators")."""
+    before, after = _context(fact_tokens, run)
+    before_s, after_s = _context(sentence_tokens, other)
+    return any(len(a) == 2 and a == b and any(
+        w not in FUNCTION_WORDS and w not in STOPWORDS and w.isalpha() for w in a)
+        for a, b in ((before, before_s), (after, after_s)))
 
 
 _DEMONYM_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "i")
