@@ -191,7 +191,8 @@ def _agreement(pairs: Sequence[tuple[Any, Any]], labels: Sequence[Any]) -> tuple
     from factgraph.evaluation.pairwise import preference_agreement
 
     a = preference_agreement("", list(pairs), list(labels), n_resamples=0)
-    return a.pearson, a.spearman
+    nan = float("nan")  # undefined (no decided pair): never picked, printed as nan
+    return (nan if a.pearson is None else a.pearson), (nan if a.spearman is None else a.spearman)
 
 
 def pairwise_table(calibration: Calibration) -> list[dict[str, Any]]:
@@ -328,11 +329,11 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
         found = list(re.finditer(rf"(?<![\d.,]){re.escape(n)}(?![\d])", sentence))
         if len(found) != 1 or not n.isdigit():  # said twice: changing one leaves it stated
             continue
-        m = found[0]
+        at = found[0]
         year = re.fullmatch(r"(1[5-9]|20)\d\d", n) is not None
         new = str(int(n) + 3) if year else str(int(n) * 2 + 3)
-        out.append(("date" if year else "number", sentence[: m.start()] + new
-                    + sentence[m.end():]))
+        out.append(("date" if year else "number", sentence[: at.start()] + new
+                    + sentence[at.end():]))
         break
     for w in re.findall(r"[a-z]+", fact.lower()):
         if w in CHANGE_ANTONYMS and re.search(rf"\b{w}\b", sentence):
@@ -343,9 +344,10 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
     # ("Miller was caught" -> "Miller was not caught"), not anywhere in the sentence
     fact_stems = set(stems(fact))
     if not any(t in NEGATORS for t in re.findall(r"[a-z']+", sentence.lower())):
-        for m in re.finditer(r"\b(is|are|was|were|has|have|had|can|will)\s+(\w+)", sentence):
-            if stems(m.group(2)) and stems(m.group(2))[0] in fact_stems:
-                out.append(("negation", sentence[: m.end(1)] + " not" + sentence[m.end(1):]))
+        for aux in re.finditer(r"\b(is|are|was|were|has|have|had|can|will)\s+(\w+)", sentence):
+            if stems(aux.group(2)) and stems(aux.group(2))[0] in fact_stems:
+                out.append(("negation", sentence[: aux.end(1)] + " not"
+                            + sentence[aux.end(1):]))
                 break
     for name in names(fact):
         m = re.search(rf"\b{re.escape(name)}\b", sentence, re.I)

@@ -67,7 +67,13 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
     rows = realsumm_rows(REALSUMM)
     keep = set(sorted({r["doc"] for r in rows})[:articles])
     rows = [r for r in rows if r["doc"] in keep][:summaries]
-    cheap, conflict, label, doc, pairs, where, word = [], [], [], [], [], [], []
+    cheap: list[float] = []
+    conflict: list[bool] = []
+    label: list[int] = []
+    doc: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    where: list[int] = []
+    word: list[float] = []
     for row in rows:
         sentences = split_sentences(row["summary"], min_content_words=1)
         index = ResponseIndex.of(sentences)

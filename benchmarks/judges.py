@@ -415,12 +415,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def cards_table(paths: list[Path]) -> str:
     """A markdown table of judge cards (what the README's table is built from)."""
-    from factgraph.evaluation.meta_eval import read_judge_card
+    from factgraph.evaluation.meta_eval import JudgeCard, read_judge_card
 
     lines = ["| judge | model | split | n | LMR | κ [95% CI] | balanced accuracy [95% CI] "
              "| majority baseline | undefined | options |", "|" + "---|" * 10]
     for path in paths:
         c = read_judge_card(path)
+        if not isinstance(c, JudgeCard):  # a pairwise card has its own table (long_form)
+            continue
         opts = ", ".join(f"{k}={v}" for k, v in sorted(c.options.items())) or "-"
         lines.append(f"| {c.method} | {c.model} | {c.split} | {c.n} | {fmt(c.lmr_strict)} | "
                      f"{fmt(c.kappa, c.kappa_ci)} | "
