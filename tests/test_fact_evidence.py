@@ -400,6 +400,10 @@ def test_an_acronym_is_the_same_name() -> None:
      "There is no evidence that the drug reduces mortality in older patients.", "negation"),
     ("The drug reduces mortality in older patients.",
      "It is not known if the drug reduces mortality in older patients.", "negation"),
+    ("The drug reduces mortality in older patients.",
+     "Nothing suggests that the drug reduces mortality in older patients.", "negation"),
+    ("The company stopped production in 2019.", "The company continued production in 2019.",
+     "antonym"),
     # "no longer" negates; one side negating one more word than the other flips it
     ("The company still operates the plant in Ohio.",
      "The company no longer operates the plant in Ohio.", "negation"),
@@ -481,6 +485,10 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
     ("The Detroit Red Wings play in the Atlantic Division.",
      "Detroit Red Wings forward Drew Miller was cut during the game against the Ottawa "
      "Senators."),
+    # a word the sentence negates once and says once more without a negator is said (the
+    # clause carrying the fact widened over the negated one)
+    ("The vaccine prevents severe illness.",
+     "The vaccine does not prevent infection but it prevents severe illness."),
     # "no longer than" is a bound, no negation
     ("The film runs two hours.", "The film is no longer than two hours."),
     # two sides negating different words say nothing of each other

@@ -41,7 +41,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("begin", "end"), ("start", "end"), ("arrive", "depart"), ("love", "hate"),
     ("enable", "disable"), ("maximize", "minimize"), ("maximise", "minimise"),
     ("overestimate", "underestimate"), ("accelerate", "slow"), ("speed", "slow"),
-    ("release", "absorb"), ("outperform", "underperform"),
+    ("release", "absorb"), ("outperform", "underperform"), ("continue", "stop"),
+    ("continue", "discontinue"), ("continue", "cease"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),

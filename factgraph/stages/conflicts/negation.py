@@ -48,7 +48,8 @@ _YET_TO = re.compile(r"\bno\s+longer\b(?!\s+than)|\b(?:(?:has|have|had|is|are|wa
 # denies it: "it is unclear whether the drug reduces mortality", "there is no evidence that
 # the drug reduces mortality" negate what follows, not "unclear" or "evidence"
 _UNSETTLED = re.compile(r"\b(?:(?:unclear|unknown|uncertain|undetermined|not\s+(?:known|clear))"
-                        r"\s+(?:whether|if)|no\s+(?:evidence|proof)\s+(?:that|of))\b", re.I)
+                        r"\s+(?:whether|if)|no\s+(?:evidence|proof|indication|sign)\s+"
+                        r"(?:that|of)|nothing\s+suggests\s+that)\b", re.I)
 
 # words a negator reaches over to the word it negates: "not yet profitable", "not considered
 # safe", "does not appear to increase" (not "always": "not always safe" says it sometimes is)
@@ -143,6 +144,10 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
             in_fact, in_clause = [], sorted(c - f)
         elif c < f:
             in_fact, in_clause = sorted(f - c), []
+    # a word the same side also says without a negator is said: "does not prevent infection
+    # but it prevents severe illness" affirms "prevents" (the clause that carries the fact
+    # may have widened over the negated one)
+    in_fact, in_clause = _negated_only(fact, in_fact), _negated_only(clause, in_clause)
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
@@ -156,6 +161,14 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
         return None
     return Conflict("negation", _negator(fact) if in_fact else "(affirmed)",
                     _negator(clause) if in_clause else "(affirmed)")
+
+
+def _negated_only(text: str, negated: list[str]) -> list[str]:
+    """The words of ``negated`` (:func:`negated_words` of ``text``) that ``text`` never says
+    without a negator: a word said more often than it is negated is affirmed too."""
+    said = [stem(t).removesuffix("e") for t in tokens(text)]
+    return [w for w in negated if w and said.count(w.removesuffix("e")) <= sum(
+        x.removesuffix("e") == w.removesuffix("e") for x in negated)]
 
 
 def _negator(text: str) -> str:
