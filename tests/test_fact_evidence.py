@@ -489,6 +489,9 @@ def test_a_slot_stated_otherwise_in_news_text_is_contradicted(fact: str, sentenc
     # clause carrying the fact widened over the negated one)
     ("The vaccine prevents severe illness.",
      "The vaccine does not prevent infection but it prevents severe illness."),
+    # "not … until" says when it did; "no more than" is a bound
+    ("The bridge opened in 1932.", "The bridge did not open until 1932."),
+    ("The trail is 5 km long.", "The trail is no more than 5 km long."),
     # "no longer than" is a bound, no negation
     ("The film runs two hours.", "The film is no longer than two hours."),
     # two sides negating different words say nothing of each other

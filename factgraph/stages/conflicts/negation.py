@@ -51,6 +51,10 @@ _UNSETTLED = re.compile(r"\b(?:(?:unclear|unknown|uncertain|undetermined|not\s+(
                         r"\s+(?:whether|if)|no\s+(?:evidence|proof|indication|sign)\s+"
                         r"(?:that|of)|nothing\s+suggests\s+that)\b", re.I)
 
+# "did not open until 1932" says it opened in 1932: a negator before "until" in its stretch
+# negates nothing
+_NOT_UNTIL = re.compile(r"(?:\bnot|n['’]t|\bnever)\b(?=[^,;:.!?]*\b(?:until|till)\b)", re.I)
+
 # words a negator reaches over to the word it negates: "not yet profitable", "not considered
 # safe", "does not appear to increase" (not "always": "not always safe" says it sometimes is)
 _SEE_THROUGH = frozenset({"yet", "considered", "deemed", "regarded", "appear", "appears",
@@ -70,7 +74,7 @@ def negated_words(text: str) -> list[str]:
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", QUOTED.sub(" ", text)))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
-    plain = _YET_TO.sub(" not ", _UNSETTLED.sub(" not ", plain))
+    plain = _YET_TO.sub(" not ", _UNSETTLED.sub(" not ", _NOT_UNTIL.sub(" ", plain)))
     out = []
     # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
     # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
