@@ -47,15 +47,24 @@ class Page(RecordingPage):
     def off_machine_requests(self) -> list[str]:
         return [u for u in self.requests if not u.startswith(("file://", "data:", "blob:"))]
 
-    def painted_pixels(self) -> int:
-        return int(self.page.evaluate("""() => {
-            const c = document.querySelector('#fg-graph canvas');
-            const ctx = c.getContext('2d');
-            const d = ctx.getImageData(0, 0, c.width, c.height).data;
-            let n = 0;
-            for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-            return n;
-        }"""))
+    def painted_pixels(self, at_least: int = 5_000, timeout_s: float = 10.0) -> int:
+        """Painted (non-transparent) pixels of the graph's canvas, once there are
+        ``at_least`` or ``timeout_s`` has passed: the canvas is painted on an animation frame
+        after the drawing is reported, so one read right after it may see it blank (a test
+        failed so once on a busy machine)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            n = int(self.page.evaluate("""() => {
+                const c = document.querySelector('#fg-graph canvas');
+                const ctx = c.getContext('2d');
+                const d = ctx.getImageData(0, 0, c.width, c.height).data;
+                let n = 0;
+                for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+                return n;
+            }"""))
+            if n >= at_least or time.monotonic() > deadline:
+                return n
+            self.page.wait_for_timeout(100)
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
