@@ -423,6 +423,9 @@ def test_an_acronym_is_the_same_name() -> None:
      "antonym"),
     ("BERT uses a bidirectional transformer encoder.",
      "BERT uses a unidirectional transformer encoder.", "antonym"),
+    # an acronym is a name, opening the fact too
+    ("BERT was released by Google in 2018.", "GPT was released by Google in 2018.", "name"),
+    ("NASA launched the telescope in 2021.", "ESA launched the telescope in 2021.", "name"),
     # a name changed whole: the rest of the fact stands without either word of it
     ("The novel was written by Jane Austen.", "The novel was written by Charlotte Bronte.",
      "name"),

@@ -92,7 +92,19 @@ def _names(text: str, first: bool = False) -> list[str]:
     if opening and (first or opening.group(2)) and opening.group(1).lower() not in STOPWORDS \
             and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS:
         out.append(opening.group(1).lower())
+    # an acronym or a word with a capital inside ("BERT", "SGD", "RoBERTa") is a name
+    # wherever it stands, the first word too: no common word is written so
+    written_as_name = _OPENING_ACRONYM.match(text)
+    if written_as_name:
+        word = (written_as_name.group(1) or written_as_name.group(2)).lower()
+        if word not in STOPWORDS and word not in FUNCTION_WORDS | _PRONOUNS | _TITLES:
+            out.append(word)
     return list(dict.fromkeys(out))
+
+
+# "LLMs" is the name "LLM"; "US" opening a sentence is a name too
+_OPENING_ACRONYM = re.compile(r"\s*(?:([A-Z]{2,})s?|([A-Za-z]*[a-z][A-Z][A-Za-z]*))\b(?![-\d])")
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "st", "no"})
 
 
 def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
