@@ -71,9 +71,9 @@ def distinctiveness(facts: Sequence[str]) -> dict[str, float]:
 
 # a title or an abbreviation before a name or a number is no name ("Mr Miliband" is
 # Miliband; "reactor No. 4" names nothing)
-_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "no", "nos", "mt",
-                     "fig", "vol", "sir", "dame", "lord", "lady", "rev", "gen", "col", "capt",
-                     "lt", "sgt", "gov", "sen", "rep", "pres"})
+TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "no", "nos", "mt",
+                    "fig", "vol", "sir", "dame", "lord", "lady", "rev", "gen", "col", "capt",
+                    "lt", "sgt", "gov", "sen", "rep", "pres"})
 
 
 def names(text: str) -> list[str]:
@@ -88,7 +88,7 @@ def names(text: str) -> list[str]:
         if not before or (before[-1] in ".!?:\"“(" and not ends_with_abbreviation(before)):
             continue  # a sentence's first word, not one after "Dr." or "U.S."
         w = m.group(0).strip(".").lower()
-        if w and w not in out and w not in _TITLES:
+        if w and w not in out and w not in TITLES:
             out.append(w)
     return out
 

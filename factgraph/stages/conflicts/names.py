@@ -24,7 +24,7 @@ from factgraph.stages.context_facts import (
     fold_accents,
     stem,
 )
-from factgraph.stages.fact_evidence import names
+from factgraph.stages.fact_evidence import TITLES, names
 
 
 def _initials(text: str) -> set[str]:
@@ -97,14 +97,13 @@ def _names(text: str, first: bool = False) -> list[str]:
     written_as_name = _OPENING_ACRONYM.match(text)
     if written_as_name:
         word = (written_as_name.group(1) or written_as_name.group(2)).lower()
-        if word not in STOPWORDS and word not in FUNCTION_WORDS | _PRONOUNS | _TITLES:
+        if word not in STOPWORDS and word not in FUNCTION_WORDS | _PRONOUNS | TITLES:
             out.append(word)
     return list(dict.fromkeys(out))
 
 
 # "LLMs" is the name "LLM"; "US" opening a sentence is a name too
 _OPENING_ACRONYM = re.compile(r"\s*(?:([A-Z]{2,})s?|([A-Za-z]*[a-z][A-Z][A-Za-z]*))\b(?![-\d])")
-_TITLES = frozenset({"mr", "mrs", "ms", "dr", "st", "no"})
 
 
 def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
@@ -168,7 +167,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         run = next((r for r in _name_runs(fact) if n in r), [])
         whole = rest_share(fact_stems, {stem(w) for w in run}, sentence_stems) \
             if run and not any(stated(w, sentence_lower) for w in run) and not re.search(
-                rf"\b{''.join(w[0] for w in run).upper()}\b", sentence) else None
+                rf"\b{re.escape(''.join(w[0] for w in run).upper())}\b", sentence) else None
         if size < 2:
             continue
         for m in others:
