@@ -155,8 +155,8 @@ def _ends_in_verb(lead: str) -> bool:
 
 
 _LEAD_IN_PREPOSITIONS = frozenset({"of", "by", "to", "with", "in", "on", "for", "from", "as"})
-_QUANTIFIERS = frozenset({"following", "few", "several", "some", "many", "these", "main",
-                          "key", "other"})
+_QUANTIFIERS = frozenset({"following", "few", "several", "some", "many", "main", "key",
+                          "other"})  # beside _DETERMINERS
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|because)\s+")

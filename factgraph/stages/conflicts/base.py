@@ -74,15 +74,20 @@ def rest_share(fact_stems: list[str], drop: set[str], sentence_stems: set[str]) 
     return sum(holds_stem(said, w) for w in rest) / len(rest), len(rest)
 
 
+def stem_key(stem: str) -> str:
+    """A stem without its silent "e": one key for "approve" and "approv(ed)"."""
+    return stem.removesuffix("e")
+
+
 def stem_forms(stems: Iterable[str]) -> set[str]:
-    """Each stem with and without its silent "e": one word either way ("approve" /
-    "approv(ed)"); read with :func:`holds_stem`."""
-    return {x for w in stems for x in (w, w.removesuffix("e"))}
+    """Each stem with and without its silent "e" (:func:`stem_key`): one word either way;
+    read with :func:`holds_stem`."""
+    return {x for w in stems for x in (w, stem_key(w))}
 
 
 def holds_stem(forms: set[str], word: str) -> bool:
     """Whether ``forms`` (:func:`stem_forms`) hold ``word``, silent "e" or not."""
-    return bool(word) and word.removesuffix("e") in forms
+    return bool(word) and stem_key(word) in forms
 
 
 FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",

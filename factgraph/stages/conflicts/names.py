@@ -151,7 +151,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # a word of a quoted title ("Saturday Night Live") is no one's name
     titled = {w.lower() for q in QUOTED.findall(fact) + QUOTED.findall(sentence)
               for w in re.findall(r"\w+", q)}
-    sentence_runs = _name_runs(sentence)
+    fact_runs, sentence_runs = _name_runs(fact), _name_runs(sentence)
     for n in here:  # the other name stands where the fact's name stands
         around = {(d, w) for d, w in _neighbours(fact_tokens, n) if w.isalpha()}
         # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
@@ -164,7 +164,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         # a name changed whole ("Jane Austen" / "Charlotte Bronte") leaves the rest of the
         # fact without its other words: the slot is the whole name where another name of
         # two words or more, none of the fact's, stands in the sentence
-        run = next((r for r in _name_runs(fact) if n in r), [])
+        run = next((r for r in fact_runs if n in r), [])
         whole = rest_share(fact_stems, {stem(w) for w in run}, sentence_stems) \
             if run and not any(stated(w, sentence_lower) for w in run) and not re.search(
                 rf"\b{re.escape(''.join(w[0] for w in run).upper())}\b", sentence) else None

@@ -7,6 +7,7 @@ Trace"), "no-nonsense", "No. 4"."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from factgraph.stages.conflicts.base import (
     NEGATORS,
@@ -14,6 +15,7 @@ from factgraph.stages.conflicts.base import (
     Conflict,
     holds_stem,
     stem_forms,
+    stem_key,
     tokens,
 )
 from factgraph.stages.context_facts import (
@@ -170,9 +172,9 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
 def _negated_only(text: str, negated: list[str]) -> list[str]:
     """The words of ``negated`` (:func:`negated_words` of ``text``) that ``text`` never says
     without a negator: a word said more often than it is negated is affirmed too."""
-    said = [stem(t).removesuffix("e") for t in tokens(text)]
-    return [w for w in negated if w and said.count(w.removesuffix("e")) <= sum(
-        x.removesuffix("e") == w.removesuffix("e") for x in negated)]
+    said = Counter(stem_key(stem(t)) for t in tokens(text))
+    denied = Counter(stem_key(w) for w in negated)
+    return [w for w in negated if w and said[stem_key(w)] <= denied[stem_key(w)]]
 
 
 def _negator(text: str) -> str:

@@ -92,6 +92,7 @@ def _full_year_range(m: re.Match[str]) -> str:
     return f"{start}–{full}" if full > start else m.group(0)  # "2010 - 08" is no range
 
 
+@lru_cache(maxsize=512)  # read by the slots, the neighbours and the ranges of one text
 def _number_text(text: str) -> str:
     """``text`` as the number checks read it: a magnitude set apart from its number
     (``split_glued_magnitudes``: "£60million"), :func:`_joined_numbers`, a decimal without
