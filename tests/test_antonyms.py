@@ -98,6 +98,23 @@ def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -
     assert contradiction(fact, sentence, sentence) is None
 
 
+@pytest.mark.parametrize(("fact", "sentence", "expected"), [
+    # a fact of two content words turns on its opposite where its other word is there
+    ("The soup was hot.", "The soup was cold.", "antonym"),
+    ("The kiss was hot.", "She shared a cold kiss with him.", "antonym"),
+    ("The bill passed.", "The bill failed.", "antonym"),
+    # its other word missing: another subject, nothing turned round
+    ("The soup was hot.", "The tea was cold.", None),
+    # a closed set's member needs more of the fact: a day can date another event
+    ("The performance was on Wednesday.",
+     "Tragedy struck on Thursday night at the school's performance.", None),
+])
+def test_a_fact_of_two_content_words_turns_on_its_opposite(fact: str, sentence: str,
+                                                           expected: str | None) -> None:
+    found = contradiction(fact, sentence, sentence)
+    assert (found.slot if found else None) == expected, found
+
+
 def test_the_latin_prefix_turns_adjectives_as_english_spells_it() -> None:
     assert latin_opposites("possible") == {"impossible"}
     assert latin_opposites("logical") == {"illogical"} and "logical" in latin_opposites(

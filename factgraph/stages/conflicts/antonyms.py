@@ -266,8 +266,13 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
         hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
         if hit:
             share, size = rest_share(fact_stems, {stem(t)}, sentence_stems)
-            if share >= REST_SHARE and size >= 2:
-                same_set = _SET_OF.get(t)
-                slot = same_set if same_set and same_set == _SET_OF.get(hit[0]) else "antonym"
+            same_set = _SET_OF.get(t)
+            slot = same_set if same_set and same_set == _SET_OF.get(hit[0]) else "antonym"
+            # a fact of two content words ("The soup was hot" / "The soup was cold") turns on
+            # its opposite where its other word is there; a closed set's member needs more
+            # ("The performance was on Wednesday" / "tragedy struck Thursday at the
+            # performance": a day can date another event of the sentence)
+            if (share >= REST_SHARE and size >= 2) or (
+                    share == 1.0 and size == 1 and slot == "antonym"):
                 return Conflict(slot, t, hit[0])
     return None
