@@ -404,6 +404,9 @@ def test_an_acronym_is_the_same_name() -> None:
      "Nothing suggests that the drug reduces mortality in older patients.", "negation"),
     ("The company stopped production in 2019.", "The company continued production in 2019.",
      "antonym"),
+    # a fact of two content words is flipped by a negation where both its words are there
+    ("The bill passed.", "The bill did not pass.", "negation"),
+    ("Paris is the capital.", "Paris is not the capital.", "negation"),
     # "no longer" negates; one side negating one more word than the other flips it
     ("The company still operates the plant in Ohio.",
      "The company no longer operates the plant in Ohio.", "negation"),
@@ -738,6 +741,15 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
      "The bank raised interest rates in May and cut its growth forecast."),
     ("Interest rates were cut in 2020.",
      "Interest rates were cut in 2020 and raised again in 2022."),
+    # a fact of two content words beside a negation of something else
+    ("The bill passed.", "The bill passed, though not without a fight."),
+    ("The drug works.", "The drug works, but not in every patient."),
+    ("Paris is the capital.", "Paris is the capital, not Lyon."),
+    ("Jones retired.", "Jones retired and did not return."),
+    ("The vaccine works.", "No one doubts the vaccine works."),
+    ("The patient recovered.", "The patient recovered without surgery."),
+    ("The mayor resigned.", "The mayor, who had never faced a scandal, resigned."),
+    ("Prices fell.", "Prices fell, not rose."),
 ])
 def test_a_faithful_answer_that_says_more_is_no_conflict(fact: str, response: str) -> None:
     """The opposites, closed sets and whole-name slots added for wrong facts leave an answer

@@ -5,7 +5,8 @@ judge": a fact stated otherwise is contradicted, never covered).
 The aligned sentence is the response sentence that carries most of the fact
 (``factgraph.stages.fact_evidence``). The fact is **contradicted** by it when the rest of the
 fact — its content words outside the slot — is in that sentence (``rest_share ≥
-REST_SHARE``, at least two such words) and the slot differs:
+REST_SHARE``, at least two such words; a negation needs the sentence to hold three of the
+fact's words, or both of a fact of two) and the slot differs:
 
 * **number** — a number of the fact occurs nowhere in the response, and the sentence has
   another number of the same kind: the same word after it ("28 firefighters" / "31
@@ -149,7 +150,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     clause = aligned_clause(fact_stems, sentence)
     # the sentence carries the fact; the flip must be in the clause that states it
     share, size = rest_share(fact_stems, set(), sentence_stems)
-    if share >= CLAUSE_SHARE and size >= 3 and not title_opening(fact, response):
+    carried = (share >= CLAUSE_SHARE and size >= 3) or (share == 1.0 and size == 2)
+    if carried and not title_opening(fact, response):
         found = negation_conflict(fact, in_scope(clause.text, sentence, clause.start))
         # a word the fact negates that the sentence negates too: the clause read was too narrow
         # ("… and 'non-memorized' ones, which were not part of the training data")
