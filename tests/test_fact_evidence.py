@@ -404,6 +404,9 @@ def test_an_acronym_is_the_same_name() -> None:
      "Nothing suggests that the drug reduces mortality in older patients.", "negation"),
     ("The company stopped production in 2019.", "The company continued production in 2019.",
      "antonym"),
+    # a fact of two content words: a number in the same slot, a name beside the same word
+    ("Turnout was 62%.", "Turnout was 48%.", "number"),
+    ("The capital is Canberra.", "The capital is Sydney.", "name"),
     # a fact of two content words is flipped by a negation where both its words are there
     ("The bill passed.", "The bill did not pass.", "negation"),
     ("Paris is the capital.", "Paris is not the capital.", "negation"),
@@ -750,6 +753,20 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
     ("The patient recovered.", "The patient recovered without surgery."),
     ("The mayor resigned.", "The mayor, who had never faced a scandal, resigned."),
     ("Prices fell.", "Prices fell, not rose."),
+    # ... or beside another number or name
+    ("The capital is Canberra.", "Canberra is the capital, though Sydney is larger."),
+    ("Turnout was 62%.", "Turnout was 62%, up from 48% in 2019."),
+    ("The CEO is Nadella.", "Microsoft's CEO is Satya Nadella."),
+    ("The price is £5.", "The price is £5, or about $6."),
+    ("The sponsor is Nike.", "The sponsor is Nike, which replaced Adidas in 2020."),
+    # a lone number of another kind is no slot: "Michael is 33" / "has spent 7,500"
+    ("Michael is 33.", "Michael has spent 7,500 on a hair transplant."),
+    # a weekday can date another event of the sentence
+    ("The performance was on Wednesday.",
+     "More than a dozen people were injured on Thursday night during a school performance."),
+    # a name spelt one letter otherwise is the name
+    ("UNCEF is a charity.",
+     "Palmer is a supporter of various charities, including UNICEF and the WWF."),
 ])
 def test_a_faithful_answer_that_says_more_is_no_conflict(fact: str, response: str) -> None:
     """The opposites, closed sets and whole-name slots added for wrong facts leave an answer

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from factgraph.stages.conflicts.antonyms import NAMED_SETS
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
     QUOTED,
@@ -25,6 +26,10 @@ from factgraph.stages.context_facts import (
     stem,
 )
 from factgraph.stages.fact_evidence import TITLES, names
+
+# the members of the closed sets, as the name check reads them ("wednesday", "mondays")
+CLOSED_SET_WORDS = frozenset({form for members in NAMED_SETS.values() for m in members
+                              for form in (m, m + "s")})
 
 
 def _initials(text: str) -> set[str]:
@@ -135,11 +140,14 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
                 same_place(n, w) for w in re.findall(r"[a-z]{4,}", text)))
 
     sentence_lower = sentence.lower()
-    here = [n for n in fact_names if not stated(n, sentence_lower)]
+    sentence_names = _names(sentence, first=True)
+    # a name the sentence spells one letter otherwise is stated ("UNCEF" / "UNICEF")
+    here = [n for n in fact_names if not stated(n, sentence_lower) and not any(
+        min(len(n), len(m)) >= 4 and _one_edit(n, m) for m in sentence_names)]
     if not here:
         return None
     short = _initials(fact)
-    others = [m for m in _names(sentence, first=True) if m not in fact_names and m not in short
+    others = [m for m in sentence_names if m not in fact_names and m not in short
               and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)
               and not _longer_acronym(m, short, sentence)]
     if not others:
@@ -168,7 +176,10 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         whole = rest_share(fact_stems, {stem(w) for w in run}, sentence_stems) \
             if run and not any(stated(w, sentence_lower) for w in run) and not re.search(
                 rf"\b{re.escape(''.join(w[0] for w in run).upper())}\b", sentence) else None
-        if size < 2:
+        # a fact of two content words: both there; not a weekday or a month, which can date
+        # another event of the sentence ("The performance was on Wednesday" / "injured on
+        # Thursday night … during a performance")
+        if size < 2 and not (size == 1 and share == 1.0 and n not in CLOSED_SET_WORDS):
             continue
         for m in others:
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"

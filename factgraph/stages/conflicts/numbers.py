@@ -344,7 +344,11 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 # response never states is no other time where the fact's year dates the
                 # sentence ("born on 1 February 1972 (age 52)" / "born 10 February 1972")
                 continue
-            if size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE):
+            # a fact of two content words: both there, and the other number in the same slot
+            # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
+            # spent 7,500")
+            if (size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE)) or (
+                    size == 1 and share == 1.0 and same_slot):
                 return Conflict("number", _shown(n, unit), _shown(m, unit_m))
     return None
 
