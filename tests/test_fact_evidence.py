@@ -407,6 +407,8 @@ def test_an_acronym_is_the_same_name() -> None:
     # a fact of two content words: a number in the same slot, a name beside the same word
     ("Turnout was 62%.", "Turnout was 48%.", "number"),
     ("The capital is Canberra.", "The capital is Sydney.", "name"),
+    # a name changed whole to one word opening the sentence
+    ("Kevin Pietersen was sacked by England.", "Vandermeer was sacked by England.", "name"),
     # a fact of two content words is flipped by a negation where both its words are there
     ("The bill passed.", "The bill did not pass.", "negation"),
     ("Paris is the capital.", "Paris is not the capital.", "negation"),
@@ -764,6 +766,9 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
     # a weekday can date another event of the sentence
     ("The performance was on Wednesday.",
      "More than a dozen people were injured on Thursday night during a school performance."),
+    # a lone name after a comma is no name changed whole
+    ("Paul and Laura Elliott ran across the finish line.",
+     "The pair, who live in Clapham, London, ran across the finish line together."),
     # a name spelt one letter otherwise is the name
     ("UNCEF is a charity.",
      "Palmer is a supporter of various charities, including UNICEF and the WWF."),

@@ -185,8 +185,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
                 continue
             rest = share
-            other_run = next((r for r in sentence_runs if m in r), None)
-            if whole is not None and whole[1] >= 2 and other_run is not None and \
+            # the other name whole: its run, or the name alone opening the sentence ("Kevin
+            # Pietersen was sacked" / "Vandermeer was sacked"; not "…, London, ran across":
+            # a comma between)
+            other_run = next((r for r in sentence_runs if m in r), [m] if re.match(
+                rf"\s*{re.escape(m)}\b", sentence, re.I) else None)
+            if whole is not None and (whole[1] >= 2 or whole == (1.0, 1)) and \
+                    other_run is not None and \
                     _same_context(fact_tokens, run, sentence_tokens, other_run):
                 rest = max(share, whole[0])
             beside = _neighbours(sentence_tokens, m)
