@@ -45,7 +45,9 @@ def build_tiny_causal_lm(folder: Path) -> Path:
                       max_position_embeddings=1024, tie_word_embeddings=True,
                       bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id,
                       pad_token_id=tok.pad_token_id)
-    Qwen2ForCausalLM(cfg).to(torch.bfloat16).save_pretrained(folder)
+    model = Qwen2ForCausalLM(cfg)
+    torch.nn.Module.to(model, torch.bfloat16)  # in place; transformers' own .to is typed oddly
+    model.save_pretrained(folder)
     return folder
 
 
@@ -59,8 +61,8 @@ def build_tiny_nli(folder: Path, favour: str = "ENTAILMENT") -> Path:
     tok = build_tokenizer(folder)
     id2label = {0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
     cfg = BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2,
-                     num_attention_heads=2, intermediate_size=64, num_labels=3,
-                     id2label=id2label, label2id={v: k for k, v in id2label.items()},
+                     num_attention_heads=2, intermediate_size=64,
+                     id2label=id2label,  # three labels: num_labels follows id2label label2id={v: k for k, v in id2label.items()},
                      pad_token_id=tok.pad_token_id)
     model = BertForSequenceClassification(cfg)
     with torch.no_grad():
