@@ -409,6 +409,10 @@ def test_an_acronym_is_the_same_name() -> None:
     ("The capital is Canberra.", "The capital is Sydney.", "name"),
     # a name changed whole to one word opening the sentence
     ("Kevin Pietersen was sacked by England.", "Vandermeer was sacked by England.", "name"),
+    # ... or to a name a relative clause makes the subject ("McVie, who had broken up")
+    ("Stevie Nicks had broken up with Joe Walsh the night before.",
+     "The phrase was uttered by Christine McVie, who had broken up with Joe Walsh the night "
+     "before.", "name"),
     # a fact of two content words is flipped by a negation where both its words are there
     ("The bill passed.", "The bill did not pass.", "negation"),
     ("Paris is the capital.", "Paris is not the capital.", "negation"),

@@ -190,14 +190,15 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             # a comma between)
             other_run = next((r for r in sentence_runs if m in r), [m] if re.match(
                 rf"\s*{re.escape(m)}\b", sentence, re.I) else None)
-            if whole is not None and (whole[1] >= 2 or whole == (1.0, 1)) and \
-                    other_run is not None and \
-                    _same_context(fact_tokens, run, sentence_tokens, other_run):
+            swapped_whole = whole is not None and (whole[1] >= 2 or whole == (1.0, 1)) and \
+                other_run is not None and \
+                _same_context(fact_tokens, run, sentence_tokens, other_run)
+            if swapped_whole and whole is not None:
                 rest = max(share, whole[0])
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
-            if not around & beside or rest < REST_SHARE:
+            if not (around & beside or swapped_whole) or rest < REST_SHARE:
                 continue
             if n in nowhere or (aligned and any(
                     w not in STOPWORDS and w not in FUNCTION_WORDS and w not in fact_capitals
@@ -222,7 +223,10 @@ def _context(toks: list[str], run: list[str]) -> tuple[tuple[str, ...], tuple[st
         return (), ()
     i = toks.index(run[0])
     j = next((k for k in range(i, len(toks)) if toks[k] == run[-1]), i)
-    return tuple(toks[max(0, i - 2): i]), tuple(toks[j + 1: j + 3])
+    # a relative pronoun after the name makes it the subject of what follows ("Christine
+    # McVie, who had broken up" is "Christine McVie had broken up")
+    after = j + 2 if toks[j + 1: j + 2] == ["who"] else j + 1
+    return tuple(toks[max(0, i - 2): i]), tuple(toks[after: after + 2])
 
 
 def _same_context(fact_tokens: list[str], run: list[str], sentence_tokens: list[str],
