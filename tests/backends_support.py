@@ -62,7 +62,8 @@ def build_tiny_nli(folder: Path, favour: str = "ENTAILMENT") -> Path:
     id2label = {0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
     cfg = BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2,
                      num_attention_heads=2, intermediate_size=64,
-                     id2label=id2label,  # three labels: num_labels follows id2label label2id={v: k for k, v in id2label.items()},
+                     id2label=id2label,  # three labels: num_labels follows id2label
+                     label2id={v: k for k, v in id2label.items()},
                      pad_token_id=tok.pad_token_id)
     model = BertForSequenceClassification(cfg)
     with torch.no_grad():

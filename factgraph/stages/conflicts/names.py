@@ -198,7 +198,10 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
-            if not (around & beside or swapped_whole) or rest < REST_SHARE:
+            # the same place stands for a neighbour where the response never names the
+            # fact's person ("Pietersen was sacked" elsewhere keeps "Kevin Pietersen" stated)
+            unnamed = not any(stated(w, response_lower) for w in run)
+            if not (around & beside or (swapped_whole and unnamed)) or rest < REST_SHARE:
                 continue
             if n in nowhere or (aligned and any(
                     w not in STOPWORDS and w not in FUNCTION_WORDS and w not in fact_capitals
