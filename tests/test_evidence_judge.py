@@ -316,6 +316,16 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
       "territorial concessions and to pay reparations."]),
     ("Revenue fell 2.5% this year, while iPhone sales fell to $51.3 billion.",
      ["Revenue fell 2.5% this year.", "iPhone sales fell to $51.3 billion."]),
+    # a relative clause inside an opening adverbial leaves it an adverbial; an apposition
+    # opened by "either" stands between the subject and its verb
+    ("In the light-dependent reactions, which take place in the thylakoid membranes, water "
+     "is split.",
+     ["In the light-dependent reactions, which take place in the thylakoid membranes, water "
+      "is split."]),
+    ("Positional encodings, either fixed sinusoids or learned embeddings, give the model "
+     "information about token order.",
+     ["Positional encodings, either fixed sinusoids or learned embeddings, give the model "
+      "information about token order."]),
     # a number a tokeniser split at its thousands is one number: no cut inside it
     ("In 2013 , it did not even make the Top 1 , 000 .",
      ["In 2013 , it did not even make the Top 1,000 ."]),

@@ -410,6 +410,9 @@ _PREPOSITION_FIRST = re.compile(r"\s*(?:(?:especially|particularly|notably|mainl
                                 r"according|regarding|concerning|unlike|besides|beyond)\s", re.I)
 
 
+_RELATIVE_OPENING = re.compile(r"\s*(?:which|who|whom|whose|where)\s", re.I)
+
+
 def _adverbial(piece: str) -> bool:
     """Whether ``piece`` is an adverbial, no clause: it opens with a preposition, and each of
     its comma-separated parts opens with a preposition or has no verb, the first "verb" of
@@ -421,8 +424,9 @@ def _adverbial(piece: str) -> bool:
         return False
     for part in re.split(r",\s", piece):
         start = _first_verb(part)
-        if start is None:
-            continue
+        if start is None or _RELATIVE_OPENING.match(part):
+            continue  # a relative clause qualifies the adverbial's noun ("In the light
+            # reactions, which take place in the thylakoids, water is split")
         word = part[start:].split(maxsplit=1)[0].lower().strip(".,;:!?\"'”’)")
         if not _PREPOSITION_FIRST.match(part) or word in _IRREGULAR_S or not (
                 _INFLECTED.match(word) or word in ("being", "having")):
@@ -443,6 +447,7 @@ _DEPENDENT_OPENING = re.compile(
 _ASIDE_AFTER_COMMA = re.compile(
     r",\s+(?:like|such\s+as|including|while|whereas|when|although|though|if|unless|because|"
     r"since|after|before|without|especially|particularly|notably|as|however|therefore|"
+    r"either|namely|e\.g\.|i\.e\.|"
     r"moreover|furthermore|thus|hence|for\s+example|for\s+instance|in\s+fact|in\s+turn)"
     r"(?:\s[^,]*|(?=,)|$)", re.I)
 
