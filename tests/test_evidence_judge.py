@@ -326,6 +326,9 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
      "information about token order.",
      ["Positional encodings, either fixed sinusoids or learned embeddings, give the model "
       "information about token order."]),
+    # a word in -s after a number is what it counts, no verb: the apposition stays
+    ("The Federal Reserve raised its rate to 5.5%, the highest level in 22 years.",
+     ["The Federal Reserve raised its rate to 5.5%, the highest level in 22 years."]),
     # a number a tokeniser split at its thousands is one number: no cut inside it
     ("In 2013 , it did not even make the Top 1 , 000 .",
      ["In 2013 , it did not even make the Top 1,000 ."]),

@@ -217,8 +217,9 @@ VERB_CUE = re.compile(
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
     # names, not verbs (a list of them is no clause)
     r"|\b(?-i:[a-z]{2,}ed|[a-z]{3,}(?:es|ing))\b"
-    r"|\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|as|us|yes|news|series|species|"
-    r"always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
+    # a word in -s right after a number counts what it follows: a plural noun ("in 22 years")
+    r"|(?<!\d )\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|as|us|yes|news|series|"
+    r"species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
 # a verb beyond doubt: one of VERB_CUE's own words or a word in -ed (in a list item "tasks" and
 # "training" are nouns more often than verbs)
 FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
