@@ -329,6 +329,19 @@ def test_headings_abbreviations_dates_and_reporting_clauses_make_no_statement() 
     # a word in -s after a number is what it counts, no verb: the apposition stays
     ("The Federal Reserve raised its rate to 5.5%, the highest level in 22 years.",
      ["The Federal Reserve raised its rate to 5.5%, the highest level in 22 years."]),
+    # ... and after a number word; a list of predicates stays with its subject
+    ("She was the first woman to win a Nobel Prize, the first person to win twice, and the "
+     "only person to win in two sciences.",
+     ["She was the first woman to win a Nobel Prize, the first person to win twice, and the "
+      "only person to win in two sciences."]),
+    # a semicolon ends a clause whose verb no cue reads ("recover"); a list of places
+    # separated by semicolons stays one statement
+    ("Most people recover within a week; however, older adults and pregnant women are at "
+     "higher risk.",
+     ["Most people recover within a week.",
+      "However, older adults and pregnant women are at higher risk."]),
+    ("The team visited Paris, France; Rome, Italy; and Berlin, Germany.",
+     ["The team visited Paris, France; Rome, Italy; and Berlin, Germany."]),
     # a number a tokeniser split at its thousands is one number: no cut inside it
     ("In 2013 , it did not even make the Top 1 , 000 .",
      ["In 2013 , it did not even make the Top 1,000 ."]),

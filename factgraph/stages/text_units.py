@@ -212,14 +212,17 @@ _VERB_WORDS = (
     r"saw|see|sent|set|told|thought|won|wrote|built|brought|bought|caught|fell|felt|got|grew|"
     r"hit|knew|know|meant|mean|rose|shot|sold|spoke|stood|struck|taught|drove|broke|chose|"
     r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut")
+# a word in -s right after a number is what it counts, a plural noun ("in 22 years", "in two
+# sciences"), no verb
+_AFTER_NUMBER = (r"(?<!\d )(?<!\bone )(?<!\btwo )(?<!\bsix )(?<!\bten )(?<!\bfour )"
+                 r"(?<!\bfive )(?<!\bnine )(?<!\bthree )(?<!\bseven )(?<!\beight )")
 VERB_CUE = re.compile(
     rf"\b(?:{_VERB_WORDS})\b"
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are
     # names, not verbs (a list of them is no clause)
-    r"|\b(?-i:[a-z]{2,}ed|[a-z]{3,}(?:es|ing))\b"
-    # a word in -s right after a number counts what it follows: a plural noun ("in 22 years")
-    r"|(?<!\d )\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|as|us|yes|news|series|"
-    r"species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
+    rf"|\b(?-i:[a-z]{{2,}}ed|[a-z]{{3,}}ing)\b|{_AFTER_NUMBER}\b(?-i:[a-z]{{3,}}es)\b"
+    rf"|{_AFTER_NUMBER}\b(?-i:(?=[a-z]))(?!(?:this|thus|its|his|has|was|is|as|us|yes|news|"
+    r"series|species|always|perhaps)\b)[a-z]{2,}[a-hj-rtv-z]s\b", re.I)
 # a verb beyond doubt: one of VERB_CUE's own words or a word in -ed (in a list item "tasks" and
 # "training" are nouns more often than verbs)
 FINITE_VERB = re.compile(rf"\b(?:{_VERB_WORDS})\b|\b(?-i:[a-z]{{2,}}ed)\b", re.I)
@@ -539,6 +542,12 @@ def split_statements(text: str, min_content_words: int = 3, fine: bool = True) -
                 continue
             if not cell.strip():
                 continue
+            if carry and not pieces and ";" in joint and \
+                    len(content_words(carry)) >= min_content_words:
+                # a semicolon ends a clause: the sentence's first piece is one, its verb one
+                # no cue reads ("Most people recover within a week; older adults …")
+                pieces.append(carry.strip())
+                carry = ""
             if carry and pieces and (any(c in joint for c in ";:()") or _CLAUSE_DUE.search(
                     joint) or (_CONJUNCTION.search(joint) and _PREDICATE_START.match(cell))
                     or (joint.strip() == "," and _SUBJECTLESS.match(cell))):
