@@ -50,6 +50,10 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("The claim is relevant to the case.", "The claim is irrelevant to the case."),
     ("Most patients recovered within a week.", "Few patients recovered within a week."),
     ("The country ran a trade surplus in 2020.", "The country ran a trade deficit in 2020."),
+    ("The party gained 12 seats in the election.", "The party lost 12 seats in the election."),
+    ("The volcano is dormant.", "The volcano is active."),
+    # "up" / "down" before a number give a change's direction
+    ("Shares closed down 2% on Friday.", "Shares closed up 2% on Friday."),
 ])
 def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: str) -> None:
     found = contradiction(fact, sentence, sentence)
@@ -65,6 +69,8 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
      "The treaty was signed on 3 July 2001 in Rome.", "month"),
     ("The team won the title for the first time.", "The team won the title for the second time.",
      "ordinal"),
+    ("Half of the patients responded to the drug.",
+     "A quarter of the patients responded to the drug.", "fraction"),
 ])
 def test_one_member_of_a_closed_set_for_another_is_contradicted(fact: str, sentence: str,
                                                                 slot: str) -> None:
@@ -93,6 +99,13 @@ def test_one_member_of_a_closed_set_for_another_is_contradicted(fact: str, sente
     ("Prices may rise in 2024 across Europe.", "Prices rise in June 2024 across Europe."),
     ("It was the first time the team won the title.",
      "For the first time, the team won the title in the second half."),
+    # the fact's word said too, or "up" / "down" as a particle
+    ("Sales were down 5% in May.", "Sales were down 5% in May but up 2% in June."),
+    ("He lost weight over the summer.", "He lost weight over the summer but gained muscle."),
+    ("A third of voters backed the plan.",
+     "A third of voters backed the plan, and half opposed it."),
+    ("The firm set up a new office in 2020.",
+     "The firm set up a new office in 2020 and shut down 2 plants."),
 ])
 def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None

@@ -696,6 +696,21 @@ def test_a_year_is_shown_without_the_word_after_it() -> None:
         "number: fact '1500 metres', response '1800 metres'")
 
 
+@pytest.mark.parametrize(("fact", "sentence", "expected"), [
+    # both ends of a range changed: another range of the same kind, no overlap
+    ("Symptoms last about 7 to 10 days.", "Symptoms last about 2 to 3 days.", "7–10 days"),
+    ("The dose is 5 to 10 mg per day.", "The dose is 20 to 40 mg per day.", "5–10 mg"),
+    # overlapping ranges, two ranges, or another kind: no conflict of ranges
+    ("Recovery takes 2 to 4 weeks.", "Recovery takes 3 to 5 weeks.", None),
+    ("The dose is 5 to 10 mg per day.",
+     "The dose is 5 to 10 mg per day for adults and 1 to 2 mg for children.", None),
+])
+def test_a_range_changed_at_both_ends_is_contradicted(fact: str, sentence: str,
+                                                      expected: str | None) -> None:
+    found = contradiction(fact, sentence, sentence)
+    assert (found.fact_value if found else None) == expected, found
+
+
 def test_a_value_inside_a_stated_range_agrees_with_it() -> None:
     """"55 metres" is said by "between 50 and 60 metres" (and the other way round), "5 days" by
     "3–7 days"; 75 metres is not; a span of years dates two events ("ended in 1942" /

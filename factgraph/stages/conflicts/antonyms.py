@@ -1,5 +1,6 @@
 """Words that say the opposite of each other, or another member of a closed set (weekdays,
-months, directions, ordinals, seasons: :data:`NAMED_SETS`), in the forms a sentence writes them.
+months, directions, ordinals, seasons, fractions: :data:`NAMED_SETS`), in the forms a sentence
+writes them; "up" / "down" only right before a number ("down 3%" / "up 3%").
 
 The contradiction check (:mod:`factgraph.stages.contradiction`) reads a fact as stated
 otherwise when the sentence that carries it has the opposite of one of its words: "Aspirin
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from factgraph.stages.conflicts.base import FUNCTION_WORDS, REST_SHARE, Conflict, rest_share
 from factgraph.stages.conflicts.negation import negated_tokens
@@ -42,7 +44,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("enable", "disable"), ("maximize", "minimize"), ("maximise", "minimise"),
     ("overestimate", "underestimate"), ("accelerate", "slow"), ("speed", "slow"),
     ("release", "absorb"), ("outperform", "underperform"), ("continue", "stop"),
-    ("continue", "discontinue"), ("continue", "cease"),
+    ("continue", "discontinue"), ("continue", "cease"), ("gain", "lose"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
@@ -68,6 +70,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("upper", "lower"), ("horizontal", "vertical"), ("ascending", "descending"),
     ("aerobic", "anaerobic"), ("hydrophilic", "hydrophobic"), ("endothermic", "exothermic"),
     ("dominant", "recessive"), ("nocturnal", "diurnal"), ("herbivorous", "carnivorous"),
+    ("active", "dormant"), ("active", "extinct"),
     # adverbs
     ("often", "rarely"), ("often", "seldom"), ("frequently", "rarely"),
     ("frequently", "seldom"), ("commonly", "rarely"), ("usually", "rarely"),
@@ -79,6 +82,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("many", "few"), ("most", "few"),
     ("better", "worse"), ("best", "worst"), ("older", "younger"), ("oldest", "youngest"),
     ("heavier", "lighter"), ("heaviest", "lightest"),
+    # "a third" is a fraction too (its set is the ordinals')
+    ("third", "half"), ("third", "quarter"),
 )
 # a change's direction: every word of going up opposes every word of going down ("revenue
 # increased by 5%" / "revenue fell by 5%")
@@ -101,6 +106,7 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
     "frequency": ("once", "twice", "thrice"),
     "season": ("spring", "summer", "autumn", "winter"),
     "time of day": ("morning", "afternoon", "evening"),
+    "fraction": ("half", "quarter"),
     "ordinal": ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                 "ninth", "tenth"),
 }
@@ -250,6 +256,17 @@ def opposites(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# "up" / "down" right before a number give a change's direction ("revenue of $94.8 billion,
+# down 3%" / "up 3%"); elsewhere they are particles ("set up", "broke down") and oppose nothing
+_DIRECTION = {"up": frozenset({"down"}), "down": frozenset({"up"})}
+
+
+def _directions(toks: list[str]) -> set[str]:
+    """The "up" / "down" of ``toks`` that stand right before a number."""
+    return {t for t, nxt in pairwise(toks)
+            if t in _DIRECTION and nxt[:1].isdigit()}
+
+
 def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
                      sentence_stems: set[str]) -> Conflict | None:
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
@@ -257,8 +274,10 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
     uncommon" / "common", "closed" / "not open")."""
     said, held = set(sentence_tokens), set(fact_tokens)
     fact_negated, said_negated = negated_tokens(fact_tokens), negated_tokens(sentence_tokens)
+    fact_directions, said_directions = _directions(fact_tokens), _directions(sentence_tokens)
     for t in fact_tokens:
-        opposite = opposites(t)
+        opposite = opposites(t) | (_DIRECTION.get(t, frozenset()) & said_directions
+                                   if t in fact_directions else frozenset())
         # the sentence says the word in another form ("ended" / "ends"), or the fact holds
         # both sides ("removing noise by adding noise"): nothing is turned round
         if not opposite or SAME_WORD.get(t, frozenset({t})) & said or opposite & held:

@@ -5,7 +5,8 @@ units are no conflict: 2 hours / 120 minutes), two years, two decades, or two ag
 fact's number in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F").
 What agrees: a magnitude's value ("2.1 million" / "2,100,000"), a close number where either
 side gives a round figure or a bound ("about 50" / "52"), a value inside a range the other
-side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995"). News text as
+side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995"); a range changed
+at both ends ("7 to 10 days" / "2 to 3 days") is another value. News text as
 written: a currency sign is the number's unit, "£60million" a number and its magnitude, "27 ,
 000" one number, "2005–09" a year range, ".375" a decimal."""
 
@@ -243,6 +244,40 @@ def _ranges(text: str) -> list[tuple[float, float]]:
     return out
 
 
+def _range_conflict(fact_ranges: list[tuple[float, float]],
+                    sentence_ranges: list[tuple[float, float]],
+                    fact_slots: list[tuple[str, str | None]],
+                    sentence_slots: list[tuple[str, str | None]], fact_stems: list[str],
+                    sentence_stems: set[str]) -> Conflict | None:
+    """One range each, of one kind (the same word after the upper end), that do not overlap,
+    with the rest of the fact in the sentence: both ends changed at once ("7 to 10 days" / "2
+    to 3 days"), which the check of one number at a time reads as another time."""
+    if len(fact_ranges) != 1 or len(sentence_ranges) != 1:
+        return None
+    (lo, hi), (lo2, hi2) = fact_ranges[0], sentence_ranges[0]
+    if lo2 <= hi and lo <= hi2:
+        return None  # they overlap: a narrower or wider range says no other thing
+
+    def unit_of(slots: list[tuple[str, str | None]], value: float) -> str | None:
+        return next((u for x, u in slots if _as_float(x) == value), None)
+
+    unit = unit_of(fact_slots, hi)
+    if unit != unit_of(sentence_slots, hi2):
+        return None
+    ends = {x for x, _ in fact_slots if _as_float(x) in (lo, hi)}
+    share, size = rest_share(fact_stems, ends, sentence_stems)
+    if size >= 2 and share >= REST_SHARE:
+        return Conflict("number", _shown(f"{lo:g}–{hi:g}", unit), _shown(f"{lo2:g}–{hi2:g}", unit))
+    return None
+
+
+def _as_float(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
 def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
     """Whether the number ``value`` lies inside one of ``ranges`` (ends included)."""
     try:
@@ -283,6 +318,10 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     # and 60 metres", and the other way round)
     fact_ranges, sentence_ranges = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
     sentence_numbers = {m for m, _ in sent_slots}
+    changed_range = _range_conflict(fact_ranges, sentence_ranges, fact_slots, sent_slots,
+                                    fact_stems, sentence_stems)
+    if changed_range is not None:  # "about 7 to 10 days" / "about 2 to 3 days"
+        return changed_range
     # a number the response states elsewhere is no conflict, except in the sentence aligned
     # to the fact, where another value in the same slot says otherwise
     elsewhere = (sentence_numbers | stated_numbers(sentence)) if aligned else response_words
