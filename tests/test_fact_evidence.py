@@ -376,6 +376,10 @@ def test_an_acronym_is_the_same_name() -> None:
      "In 1996 Gary was the 297th most popular British name.", "number"),
     ("The Tour de Yorkshire starts on May 1.",
      "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
+    # a number word inside a name is no number ("the One Pro Cycling team" states no 1)
+    ("The Tour de Yorkshire starts on May 1.",
+     "Prior runs the One Pro Cycling team in the Tour de Yorkshire, which starts on May 5.",
+     "number"),
     # "has yet to" negates; a stem with or without its silent "e" is one word
     ("The drug is approved by the FDA.", "The FDA has yet to approve the drug.", "negation"),
     ("The firm cut 20 jobs at the plant.", "The firm cut thirty jobs at the plant.", "number"),
@@ -704,6 +708,12 @@ def test_a_year_is_shown_without_the_word_after_it() -> None:
     ("Recovery takes 2 to 4 weeks.", "Recovery takes 3 to 5 weeks.", None),
     ("The dose is 5 to 10 mg per day.",
      "The dose is 5 to 10 mg per day for adults and 1 to 2 mg for children.", None),
+    # a span of years changed at both ends; a score changed in both numbers
+    ("The war lasted from 1939 to 1945 in Europe.",
+     "The war lasted from 1914 to 1918 in Europe.", "1939–1945"),
+    ("Wigan won 30-20 against Warrington.", "Wigan won 24-12 against Warrington.", "30-20"),
+    # the same result told from the other side: a converse, no conflict
+    ("Wigan won 30-20 against Warrington.", "Warrington lost 20-30 against Wigan.", None),
 ])
 def test_a_range_changed_at_both_ends_is_contradicted(fact: str, sentence: str,
                                                       expected: str | None) -> None:

@@ -291,7 +291,26 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
             # its opposite where its other word is there; a closed set's member needs more
             # ("The performance was on Wednesday" / "tragedy struck Thursday at the
             # performance": a day can date another event of the sentence)
-            if (share >= REST_SHARE and size >= 2) or (
-                    share == 1.0 and size == 1 and slot == "antonym"):
+            if ((share >= REST_SHARE and size >= 2) or (
+                    share == 1.0 and size == 1 and slot == "antonym")) and not _roles_swapped(
+                    fact_tokens, t, sentence_tokens, hit[0]):
                 return Conflict(slot, t, hit[0])
     return None
+
+
+def _roles_swapped(fact_tokens: list[str], word: str, sentence_tokens: list[str],
+                   opposite: str) -> bool:
+    """Whether the sentence tells the fact from the other side: what stands before the fact's
+    word stands after its opposite, and what stands after it before ("Wigan won 30-20 against
+    Warrington" / "Warrington lost 20-30 against Wigan", "A is larger than B" / "B is smaller
+    than A"): a converse, no conflict."""
+    def sides(toks: list[str], w: str) -> tuple[set[str], set[str]]:
+        i = toks.index(w)
+        keep = [t for t in toks if t not in FUNCTION_WORDS and t not in STOPWORDS]
+        before = {t for t in toks[:i] if t in keep}
+        return before, {t for t in toks[i + 1:] if t in keep} - before
+
+    fact_before, fact_after = sides(fact_tokens, word)
+    said_before, said_after = sides(sentence_tokens, opposite)
+    return bool(fact_before & said_after) and bool(fact_after & said_before) and not (
+        fact_before & said_before)

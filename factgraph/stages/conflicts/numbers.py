@@ -26,6 +26,7 @@ from factgraph.stages.conflicts.base import (
     tokens,
 )
 from factgraph.stages.context_facts import (
+    NUMBER_WORDS,
     STOPWORDS,
     content_words,
     ordinals_as_numbers,
@@ -108,10 +109,17 @@ def _number_text(text: str) -> str:
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
 
 
+# a capitalised number word inside a sentence, before another capitalised word, is part of a
+# name ("the One Pro Cycling team", "a One Direction song"), no number
+_NAME_NUMBER = re.compile(r"(?<=[a-z,;:] )(?:" + "|".join(w.title() for w in NUMBER_WORDS)
+                          + r")(?= [A-Z])")
+
+
 def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
-    ordinals read as their number ("147th" -> "147", as content words read them)."""
-    return join_split_thousands(ordinals_as_numbers(text))
+    ordinals read as their number ("147th" -> "147", as content words read them); a number
+    word that is part of a name (:data:`_NAME_NUMBER`) is no number."""
+    return join_split_thousands(ordinals_as_numbers(_NAME_NUMBER.sub("Name", text)))
 
 
 # a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
@@ -231,13 +239,14 @@ _RANGE = re.compile(r"\b(?:between\s+(\d[\d,]*(?:\.\d+)?)\s+and|(\d[\d,]*(?:\.\d
                     r"(?:to\s|–))\s*(\d[\d,]*(?:\.\d+)?)\b", re.I)
 
 
-def _ranges(text: str) -> list[tuple[float, float]]:
+def _ranges(text: str, years: bool = False) -> list[tuple[float, float]]:
     """The ranges ``text`` states (:data:`_RANGE`), lowest first; not a span of years ("from
-    1939 to 1945" dates two events, not one value)."""
+    1939 to 1945" dates two events, not one value, that a year inside does not state) unless
+    ``years``."""
     out = []
     for m in _RANGE.finditer(text):
         a, b = (m.group(1) or m.group(2)).replace(",", ""), m.group(3).replace(",", "")
-        if YEAR.match(a) and YEAR.match(b):
+        if YEAR.match(a) and YEAR.match(b) and not years:
             continue
         lo, hi = sorted((float(a), float(b)))
         out.append((lo, hi))
@@ -268,6 +277,32 @@ def _range_conflict(fact_ranges: list[tuple[float, float]],
     share, size = rest_share(fact_stems, ends, sentence_stems)
     if size >= 2 and share >= REST_SHARE:
         return Conflict("number", _shown(f"{lo:g}–{hi:g}", unit), _shown(f"{lo2:g}–{hi2:g}", unit))
+    return None
+
+
+# a score: two numbers joined by a hyphen or a dash ("won 30-20", "a 3 - 1 win"); not years
+_SCORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*[-–]\s*(\d{1,3})(?![\d.,]|\s*[-–]\s*\d)")
+
+
+def _scores(text: str) -> list[tuple[str, str]]:
+    """The scores ``text`` states (:data:`_SCORE`)."""
+    return [(m.group(1), m.group(2)) for m in _SCORE.finditer(text)]
+
+
+def _score_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stems: set[str]
+                    ) -> Conflict | None:
+    """One score each, both numbers changed ("won 30-20" / "won 24-12"; one number changed is
+    the slot check's: "30 - 20" / "63 - 20"), the same two numbers in the other order being
+    the same result told from the other side ("lost 20-30"), with the rest of the fact there."""
+    fact_scores, sentence_scores = _scores(fact), _scores(sentence)
+    if len(fact_scores) != 1 or len(sentence_scores) != 1:
+        return None
+    (a, b), (c, d) = fact_scores[0], sentence_scores[0]
+    if {a, b} & {c, d}:
+        return None
+    share, size = rest_share(fact_stems, {a, b}, sentence_stems)
+    if size >= 2 and share >= REST_SHARE:
+        return Conflict("number", f"{a}-{b}", f"{c}-{d}")
     return None
 
 
@@ -318,10 +353,17 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     # and 60 metres", and the other way round)
     fact_ranges, sentence_ranges = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
     sentence_numbers = {m for m, _ in sent_slots}
-    changed_range = _range_conflict(fact_ranges, sentence_ranges, fact_slots, sent_slots,
-                                    fact_stems, sentence_stems)
+    # a span of years changed at both ends is another span ("from 1939 to 1945" / "from 1914
+    # to 1918")
+    changed_range = _range_conflict(_ranges(_number_text(fact), years=True),
+                                    _ranges(_number_text(sentence), years=True),
+                                    fact_slots, sent_slots, fact_stems, sentence_stems)
     if changed_range is not None:  # "about 7 to 10 days" / "about 2 to 3 days"
         return changed_range
+    changed_score = _score_conflict(_number_text(fact), _number_text(sentence), fact_stems,
+                                    sentence_stems)
+    if changed_score is not None:  # "won 30-20" / "won 24-12"
+        return changed_score
     # a number the response states elsewhere is no conflict, except in the sentence aligned
     # to the fact, where another value in the same slot says otherwise
     elsewhere = (sentence_numbers | stated_numbers(sentence)) if aligned else response_words
