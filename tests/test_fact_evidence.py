@@ -714,6 +714,17 @@ def test_a_year_is_shown_without_the_word_after_it() -> None:
     ("Wigan won 30-20 against Warrington.", "Wigan won 24-12 against Warrington.", "30-20"),
     # the same result told from the other side: a converse, no conflict
     ("Wigan won 30-20 against Warrington.", "Warrington lost 20-30 against Wigan.", None),
+    # a range in words; two years or two counts both changed
+    ("Most amateur runners finish in four to five hours.",
+     "Most amateur runners finish in two to three hours.", "4–5 hours"),
+    ("The team won titles in 2016 and 2017.", "The team won titles in 2015 and 2018.",
+     "2016, 2017"),
+    ("He scored 12 goals in 30 games.", "He scored 15 goals in 34 games.",
+     "12 goals, 30 games"),
+    # a year and a count changed: another time; a count "now", where the fact is past
+    ("In 2010 the firm had 500 staff.", "In 2015 the firm had 700 staff.", None),
+    ("The company was founded in 1998 in Austin with 12 staff.",
+     "Founded in 1998 in Austin, the company now has 2,000 staff and 14 offices.", None),
 ])
 def test_a_range_changed_at_both_ends_is_contradicted(fact: str, sentence: str,
                                                       expected: str | None) -> None:

@@ -60,7 +60,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("guilty", "innocent"), ("benign", "malignant"), ("acute", "chronic"),
     ("good", "bad"), ("successful", "unsuccessful"), ("first", "last"),
     ("ancient", "modern"), ("amateur", "professional"), ("junior", "senior"),
-    ("overweight", "underweight"), ("good", "poor"),
+    ("overweight", "underweight"), ("good", "poor"), ("child", "adult"),
     # technical and scientific text
     ("bidirectional", "unidirectional"), ("static", "dynamic"), ("explicit", "implicit"),
     ("sparse", "dense"), ("deterministic", "stochastic"), ("synchronous", "asynchronous"),
@@ -115,7 +115,7 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
     "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
     "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
     "forget": ("forgot", "forgotten"), "die": ("dying",), "good": ("better", "best"),
-    "bad": ("worse", "worst"), "acquit": ("acquitted", "acquitting"),
+    "bad": ("worse", "worst"), "acquit": ("acquitted", "acquitting"), "child": ("children",),
 }
 # words whose regular forms mean something else: only the forms listed ("closer" is nearer,
 # "presented" showed, "lasted" went on)

@@ -239,12 +239,16 @@ _RANGE = re.compile(r"\b(?:between\s+(\d[\d,]*(?:\.\d+)?)\s+and|(\d[\d,]*(?:\.\d
                     r"(?:to\s|–))\s*(\d[\d,]*(?:\.\d+)?)\b", re.I)
 
 
+# number words, read as digits where a range is looked for ("four to five hours")
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+
+
 def _ranges(text: str, years: bool = False) -> list[tuple[float, float]]:
     """The ranges ``text`` states (:data:`_RANGE`), lowest first; not a span of years ("from
     1939 to 1945" dates two events, not one value, that a year inside does not state) unless
     ``years``."""
     out = []
-    for m in _RANGE.finditer(text):
+    for m in _RANGE.finditer(_NUMBER_WORD.sub(lambda w: NUMBER_WORDS[w.group(0).lower()], text)):
         a, b = (m.group(1) or m.group(2)).replace(",", ""), m.group(3).replace(",", "")
         if YEAR.match(a) and YEAR.match(b) and not years:
             continue
@@ -303,6 +307,32 @@ def _score_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_st
     share, size = rest_share(fact_stems, {a, b}, sentence_stems)
     if size >= 2 and share >= REST_SHARE:
         return Conflict("number", f"{a}-{b}", f"{c}-{d}")
+    return None
+
+
+def _pair_conflict(fact_slots: list[tuple[str, str | None]],
+                   others: list[tuple[str, str | None]], stated: set[str] | frozenset[str],
+                   fact_stems: list[str], sentence_stems: set[str]) -> Conflict | None:
+    """The fact's two numbers both changed: neither stated, the sentence's two other numbers
+    of the same kinds in the same order (two years, or the same counted word each: "in 2016
+    and 2017" / "in 2010 and 2011"), the rest of the fact there. One number changed is the
+    slot check's; two at once read as another time before."""
+    if len(fact_slots) != 2 or len(others) != 2 or any(n in stated for n, _ in fact_slots):
+        return None
+    if len({bool(YEAR.match(n)) for n, _ in fact_slots}) > 1:
+        return None  # a year and a count: another year is another time ("In 2010 … 500 staff"
+        # / "In 2015 … 700 staff")
+
+    def kind(value: str, unit: str | None) -> str | None:
+        return "year" if YEAR.match(value) else (stem(unit) if unit else None)
+
+    if any(kind(n, u) is None or kind(n, u) != kind(m, v)
+           for (n, u), (m, v) in zip(fact_slots, others, strict=True)):
+        return None
+    share, size = rest_share(fact_stems, {n for n, _ in fact_slots}, sentence_stems)
+    if size >= 2 and share >= REST_SHARE:
+        return Conflict("number", ", ".join(_shown(n, u) for n, u in fact_slots),
+                        ", ".join(_shown(m, v) for m, v in others))
     return None
 
 
@@ -367,6 +397,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     # a number the response states elsewhere is no conflict, except in the sentence aligned
     # to the fact, where another value in the same slot says otherwise
     elsewhere = (sentence_numbers | stated_numbers(sentence)) if aligned else response_words
+    changed_pair = _pair_conflict(fact_slots, others, elsewhere, fact_stems, sentence_stems)
+    if changed_pair is not None:  # "in 2016 and 2017" / "in 2010 and 2011"
+        return changed_pair
     for n in sorted(fact_ages - elsewhere):  # "Michael is 33" / "Michael Pulman, 69,"
         for m in sorted(sentence_ages - fact_ages):
             share, size = rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
@@ -428,10 +461,27 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # a fact of two content words: both there, and the other number in the same slot
             # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
             # spent 7,500")
+            if not YEAR.match(n) and _PAST.search(fact) and not _NOW.search(fact) and \
+                    _now_before(sentence, m):
+                continue  # "now has 2,000 staff": the count of another time than the fact's
             if (size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE)) or (
                     size == 1 and share == 1.0 and same_slot):
                 return Conflict("number", _shown(n, unit), _shown(m, unit_m))
     return None
+
+
+# the present, where the fact is told in the past: a count then is of another time than the
+# fact's ("founded in 1998 with 12 staff" / "founded in 1998, the company now has 2,000 staff";
+# not "Google boasts a 90 percent share" / "Google currently boasts a 183 per cent share")
+_NOW = re.compile(r"\b(?:now|today|currently|nowadays)\b", re.I)
+_PAST = re.compile(r"\b(?:was|were|had|did)\b|\b[a-z]{3,}ed\b", re.I)  # a fact told in the past
+
+
+def _now_before(sentence: str, number: str) -> bool:
+    """Whether the present (:data:`_NOW`) stands among the three words before ``number``."""
+    toks = tokens(_number_text(sentence))
+    return any(_NOW.fullmatch(t) for i, x in enumerate(toks) if x.replace(",", "") == number
+               for t in toks[max(0, i - 3): i])
 
 
 def _shown(number: str, unit: str | None) -> str:
