@@ -54,6 +54,8 @@ RUNS: dict[str, Tiny] = {
                       files=(SHARED_DATA / "ragchecker" / "meta_eval_dev.jsonl.gz",)),
     "fact_judge": Tiny(("--articles", "5", "--skip-pairwise"),
                        files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",)),
+    # hand-written paragraphs, shipped with the benchmark: no shared data needed
+    "wrong_facts_probe": Tiny(("--set", "blind"), expect="originals against themselves"),
     # the cascade's combination: a real (tiny, weak) model on two summaries
     "fact_judge_model": Tiny(("--articles", "2", "--summaries", "2", "--no-cache",
                               "--model", f"transformers:{MODELS}#smollm2-135m-instruct.gguf"),
