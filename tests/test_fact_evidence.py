@@ -235,8 +235,8 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     # negation or antonym; a noun phrase or a name alone is not
     index = ResponseIndex.of(["The RBMK reactor had a negative void coefficient."])
     fact = "The RBMK reactor had a positive void coefficient, which made it unstable at low power."
-    found = find_conflict(fact, index, 0, index.sentences[0])
-    assert found is not None and found[1].describe() == \
+    located = find_conflict(fact, index, 0, index.sentences[0])
+    assert located is not None and located[1].describe() == \
         "antonym: fact 'positive', response 'negative'"
     sentence = "The answer covers targeted training data extraction attacks on models."
     index = ResponseIndex.of([sentence])
@@ -257,11 +257,12 @@ def test_a_negating_prefix_is_an_opposite_and_a_title_negates_nothing() -> None:
     # an acronym in capitals that holds a name's initials is a longer name of the same one
     fact = ("There are several approaches to extend existing Language Models to languages with "
             "limited resources.")
-    for acronym, same in (("LLMs", True), ("RNNs", False)):
+    for acronym, is_same in (("LLMs", True), ("RNNs", False)):
         sentence = (f"The different approaches for extending existing {acronym} to languages "
                     "with limited resources mentioned in the text are:")
         found = contradiction(fact, sentence, sentence)
-        assert (found is None) == same and (same or (found is not None and found.slot == "name"))
+        assert (found is None) == is_same and (
+            is_same or (found is not None and found.slot == "name"))
     # "non-parametric" is the word "nonparametric", not "non" and its opposite
     sentence = "Some language models combine parametric and non-parametric knowledge."
     assert contradiction("Some language models use nonparametric knowledge.", sentence,
