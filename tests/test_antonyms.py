@@ -53,6 +53,8 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("The party gained 12 seats in the election.", "The party lost 12 seats in the election."),
     ("The Nile is longer than the Amazon.", "The Nile is shorter than the Amazon."),
     ("The vaccine is approved for children.", "The vaccine is approved for adults."),
+    ("The central bank kept interest rates unchanged in March.",
+     "The central bank raised interest rates in March."),
     ("The volcano is dormant.", "The volcano is active."),
     # "up" / "down" before a number give a change's direction
     ("Shares closed down 2% on Friday.", "Shares closed up 2% on Friday."),

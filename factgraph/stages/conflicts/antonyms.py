@@ -157,10 +157,12 @@ def word_forms(word: str) -> frozenset[str]:
 def opposed_pairs(pairs: tuple[tuple[str, str], ...] = PAIRS, up: tuple[str, ...] = UP,
                   down: tuple[str, ...] = DOWN,
                   closed: tuple[tuple[str, ...], ...] = CLOSED_SETS) -> list[tuple[str, str]]:
-    """The pairs in base forms, with every word of going up against every word of going down
-    and each member of a closed set against each other."""
+    """The pairs in base forms, with every word of going up against every word of going down,
+    "unchanged" against each of them ("kept rates unchanged" / "raised rates") and each member
+    of a closed set against each other."""
     members = {(a, b) for group in closed for a in group for b in group if a < b}
     return [*pairs, *((u, d) for u in up for d in down),
+            *(("unchanged", w) for w in (*up, *down)),
             *(p for p in sorted(members) if p not in pairs and p[::-1] not in pairs)]
 
 
