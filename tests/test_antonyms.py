@@ -75,6 +75,10 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
      "ordinal"),
     ("Half of the patients responded to the drug.",
      "A quarter of the patients responded to the drug.", "fraction"),
+    # one of two "first"s turned: the sentence says the word less often than the fact
+    ("She was the first woman to win the prize and the first person to win it twice.",
+     "She was the second woman to win the prize and the first person to win it twice.",
+     "ordinal"),
 ])
 def test_one_member_of_a_closed_set_for_another_is_contradicted(fact: str, sentence: str,
                                                                 slot: str) -> None:

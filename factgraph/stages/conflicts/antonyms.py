@@ -280,9 +280,13 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
     for t in fact_tokens:
         opposite = opposites(t) | (_DIRECTION.get(t, frozenset()) & said_directions
                                    if t in fact_directions else frozenset())
-        # the sentence says the word in another form ("ended" / "ends"), or the fact holds
-        # both sides ("removing noise by adding noise"): nothing is turned round
-        if not opposite or SAME_WORD.get(t, frozenset({t})) & said or opposite & held:
+        # the sentence says the word in another form ("ended" / "ends") as often as the fact
+        # does, or the fact holds both sides ("removing noise by adding noise"): nothing is
+        # turned round ("the first woman …, the first person …" / "the second woman …, the
+        # first person …" turns one of two)
+        forms = SAME_WORD.get(t, frozenset({t}))
+        if not opposite or opposite & held or sum(x in forms for x in sentence_tokens) >= sum(
+                x in forms for x in fact_tokens):
             continue
         hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
         if hit:
