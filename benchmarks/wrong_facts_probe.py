@@ -110,13 +110,18 @@ def table(name: str, rows: list[dict[str, Any]], alarms: tuple[int, int]) -> str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=("fitted", "blind", "both"), default="both")
+    parser.add_argument("--file", type=Path, default=None,
+                        help="another probe: a JSON {paragraphs, changes: [{from, to, kind}]}")
     parser.add_argument("--verbose", action="store_true", help="each change and its reason")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(message)s")
-    data = json.loads(PROBE.read_text(encoding="utf-8"))
-    for name in ("fitted", "blind") if args.set == "both" else (args.set,):
-        probe = data["sets"][name]
+    if args.file is not None:
+        sets = {args.file.name: json.loads(args.file.read_text(encoding="utf-8"))}
+    else:
+        data = json.loads(PROBE.read_text(encoding="utf-8"))["sets"]
+        sets = {n: data[n] for n in (("fitted", "blind") if args.set == "both" else (args.set,))}
+    for name, probe in sets.items():
         print(table(name, run(probe), self_alarms(probe["paragraphs"])))
     return 0
 
