@@ -5,8 +5,9 @@ answers (RAGChecker). This probe is paragraphs written by hand for factgraph
 (``benchmarks/data/wrong_facts_probe.json``: science, medicine, law, finance, sport, software,
 history, a product review, a work policy), each changed once — a number, a date, a name, an
 opposite, a negation, or (kind ``other``) a noun or an action swapped, which the issue's kinds
-do not cover. Two sets: ``fitted``, whose misses the rules were then extended for (a dev
-number), and ``blind``, written before any rule was changed for it.
+do not cover. Three sets: ``fitted``, whose misses the rules were then extended for (a dev
+number); ``blind``, written before any rule was changed for it; ``blind-2``, written by
+another author (an agent that never saw the code), before any rule was changed for it.
 
 For each change, the paragraph's statements (``split_statements``) are judged against the
 changed paragraph as the evidence judge does (``find_conflict`` on the aligned sentence); a
@@ -16,7 +17,7 @@ statements it would count as covered (P ≥ its cut-off) — what an answer stat
 scored before. The originals against themselves give the false alarms.
 
     python -m benchmarks.wrong_facts_probe
-    python -m benchmarks.wrong_facts_probe --set blind
+    python -m benchmarks.wrong_facts_probe --set blind-2
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def table(name: str, rows: list[dict[str, Any]], alarms: tuple[int, int]) -> str
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("fitted", "blind", "both"), default="both")
+    parser.add_argument("--set", choices=("fitted", "blind", "blind-2", "all"), default="all")
     parser.add_argument("--file", type=Path, default=None,
                         help="another probe: a JSON {paragraphs, changes: [{from, to, kind}]}")
     parser.add_argument("--verbose", action="store_true", help="each change and its reason")
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         sets = {args.file.name: json.loads(args.file.read_text(encoding="utf-8"))}
     else:
         data = json.loads(PROBE.read_text(encoding="utf-8"))["sets"]
-        sets = {n: data[n] for n in (("fitted", "blind") if args.set == "both" else (args.set,))}
+        sets = {n: data[n] for n in (data if args.set == "all" else (args.set,))}
     for name, probe in sets.items():
         print(table(name, run(probe), self_alarms(probe["paragraphs"])))
     return 0

@@ -55,6 +55,12 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("The vaccine is approved for children.", "The vaccine is approved for adults."),
     ("The central bank kept interest rates unchanged in March.",
      "The central bank raised interest rates in March."),
+    # one side of a fact that holds both turned: the opposite said more often than the fact
+    ("Net income fell to $610 million as the company increased spending.",
+     "Net income rose to $610 million as the company increased spending."),
+    ("Arsenal beat Manchester United 3-1 on Saturday.",
+     "Arsenal lost to Manchester United 3-1 on Saturday."),
+    ("The Senate rejected the treaty in 1920.", "The Senate ratified the treaty in 1920."),
     ("The volcano is dormant.", "The volcano is active."),
     # "up" / "down" before a number give a change's direction
     ("Shares closed down 2% on Friday.", "Shares closed up 2% on Friday."),
@@ -119,6 +125,8 @@ def test_one_member_of_a_closed_set_for_another_is_contradicted(fact: str, sente
     ("Labour gained 12 seats from the Conservatives.",
      "The Conservatives lost 12 seats to Labour."),
     ("Bayern Munich won the final.", "They reached the final but lost to Bayern Munich."),
+    ("Arsenal beat Manchester United 3-1 on Saturday.",
+     "Manchester United lost 3-1 to Arsenal on Saturday."),
 ])
 def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None

@@ -12,8 +12,10 @@ English spells them); the irregular ones are listed (:data:`IRREGULAR`). A form 
 does not have ("positived") costs nothing: no sentence holds it.
 
 A pair is here only where either word, put in the other's place, makes the sentence say
-something else whatever the rest of it says. Left out on purpose: pairs whose words swap with
-the roles ("X beat Y" is "Y lost to X": buy / sell, victory / defeat), pairs whose words
+something else whatever the rest of it says, or says the converse (:func:`antonym_conflict`
+reads one: "X beat Y" / "Y lost to X", where what stands before the word stands after its
+opposite, turns nothing round). Left out on purpose: buy / sell ("sold out", "sold on an
+idea"), victory / defeat (nouns whose sides are seldom named beside them), pairs whose words
 often mean something else ("old" in "a 45-year-old", "right" in "human rights", "light" as
 a noun, "leave" as a noun, "fire" as in "open fire"), and "before" / "after", whose clauses
 move. Pure data; :data:`ANTONYMS` is built once, on import, from the tuples below.
@@ -44,7 +46,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("enable", "disable"), ("maximize", "minimize"), ("maximise", "minimise"),
     ("overestimate", "underestimate"), ("accelerate", "slow"), ("speed", "slow"),
     ("release", "absorb"), ("outperform", "underperform"), ("continue", "stop"),
-    ("continue", "discontinue"), ("continue", "cease"), ("gain", "lose"),
+    ("continue", "discontinue"), ("continue", "cease"), ("gain", "lose"), ("beat", "lose"),
+    ("defeat", "lose"), ("ratify", "reject"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
@@ -60,7 +63,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("guilty", "innocent"), ("benign", "malignant"), ("acute", "chronic"),
     ("good", "bad"), ("successful", "unsuccessful"), ("first", "last"),
     ("ancient", "modern"), ("amateur", "professional"), ("junior", "senior"),
-    ("overweight", "underweight"), ("good", "poor"), ("child", "adult"),
+    ("overweight", "underweight"), ("good", "poor"), ("child", "adult"), ("pale", "dark"),
     # technical and scientific text
     ("bidirectional", "unidirectional"), ("static", "dynamic"), ("explicit", "implicit"),
     ("sparse", "dense"), ("deterministic", "stochastic"), ("synchronous", "asynchronous"),
@@ -116,6 +119,7 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
     "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
     "forget": ("forgot", "forgotten"), "die": ("dying",), "good": ("better", "best"),
     "bad": ("worse", "worst"), "acquit": ("acquitted", "acquitting"), "child": ("children",),
+    "beat": ("beaten",),
 }
 # words whose regular forms mean something else: only the forms listed ("closer" is nearer,
 # "presented" showed, "lasted" went on)
@@ -274,19 +278,21 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
     instead, with the rest of the fact there; a negated opposite says the same ("not
     uncommon" / "common", "closed" / "not open")."""
-    said, held = set(sentence_tokens), set(fact_tokens)
+    said = set(sentence_tokens)
     fact_negated, said_negated = negated_tokens(fact_tokens), negated_tokens(sentence_tokens)
     fact_directions, said_directions = _directions(fact_tokens), _directions(sentence_tokens)
     for t in fact_tokens:
         opposite = opposites(t) | (_DIRECTION.get(t, frozenset()) & said_directions
                                    if t in fact_directions else frozenset())
-        # the sentence says the word in another form ("ended" / "ends") as often as the fact
-        # does, or the fact holds both sides ("removing noise by adding noise"): nothing is
-        # turned round ("the first woman …, the first person …" / "the second woman …, the
-        # first person …" turns one of two)
+        # the sentence says the word (in any form: "ended" / "ends") as often as the fact
+        # does, or its opposite no more often ("removing noise by adding noise" holds both
+        # sides): nothing is turned round. Counted, so that one of two is: "the first woman
+        # …, the first person …" / "the second woman …, the first person …", "Net income fell
+        # … as the company increased spending" / "Net income rose … increased"
         forms = SAME_WORD.get(t, frozenset({t}))
-        if not opposite or opposite & held or sum(x in forms for x in sentence_tokens) >= sum(
-                x in forms for x in fact_tokens):
+        if not opposite or sum(x in forms for x in sentence_tokens) >= sum(
+                x in forms for x in fact_tokens) or sum(
+                x in opposite for x in sentence_tokens) <= sum(x in opposite for x in fact_tokens):
             continue
         hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
         if hit:
