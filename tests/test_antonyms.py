@@ -61,6 +61,10 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("Arsenal beat Manchester United 3-1 on Saturday.",
      "Arsenal lost to Manchester United 3-1 on Saturday."),
     ("The Senate rejected the treaty in 1920.", "The Senate ratified the treaty in 1920."),
+    ("City finished five points ahead of Arsenal.", "City finished five points behind Arsenal."),
+    ("Sales grew more slowly than costs last year.",
+     "Sales grew more quickly than costs last year."),
+    ("The price is $24,000, up from $22,500.", "The price is $24,000, down from $22,500."),
     ("The volcano is dormant.", "The volcano is active."),
     # "up" / "down" before a number give a change's direction
     ("Shares closed down 2% on Friday.", "Shares closed up 2% on Friday."),

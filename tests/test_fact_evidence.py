@@ -418,6 +418,20 @@ def test_an_acronym_is_the_same_name() -> None:
     ("Stevie Nicks had broken up with Joe Walsh the night before.",
      "The phrase was uttered by Christine McVie, who had broken up with Joe Walsh the night "
      "before.", "name"),
+    # an irregular form is its verb; a hyphenated word read both ways; "lacks" negates
+    ("Arsenal did not win a major trophy that season.", "Arsenal won a major trophy that season.",
+     "negation"),
+    ("The standard Prius is not a plug-in hybrid car.",
+     "The standard Prius is a plug-in hybrid car.", "negation"),
+    ("The device has a camera.", "The device lacks a camera.", "negation"),
+    # a product's name: a small letter before a capital, or a name with its number
+    ("The iPhone remained its largest segment.", "The Mac remained its largest segment.",
+     "name"),
+    ("The service runs on Graviton2 processors.", "The service runs on Ampere Altra processors.",
+     "name"),
+    # "one" before a measure is a number
+    ("Staff qualify after two years of service.", "Staff qualify after one year of service.",
+     "number"),
     # a fact of two content words is flipped by a negation where both its words are there
     ("The bill passed.", "The bill did not pass.", "negation"),
     ("Paris is the capital.", "Paris is not the capital.", "negation"),
@@ -810,6 +824,10 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
     # a lone name after a comma is no name changed whole
     ("Paul and Laura Elliott ran across the finish line.",
      "The pair, who live in Clapham, London, ran across the finish line together."),
+    # "lacks" says "has no"; a converse with the verb on both sides
+    ("Mars has no global magnetic field today.", "The planet today lacks a global magnetic field."),
+    ("City finished five points ahead of Arsenal.", "Arsenal finished five points behind City."),
+    ("Arsenal did not win a major trophy that season.", "Arsenal won no major trophy that season."),
     # a name spelt one letter otherwise is the name
     ("UNCEF is a charity.",
      "Palmer is a supporter of various charities, including UNICEF and the WWF."),

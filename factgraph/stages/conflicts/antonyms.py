@@ -47,7 +47,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("overestimate", "underestimate"), ("accelerate", "slow"), ("speed", "slow"),
     ("release", "absorb"), ("outperform", "underperform"), ("continue", "stop"),
     ("continue", "discontinue"), ("continue", "cease"), ("gain", "lose"), ("beat", "lose"),
-    ("defeat", "lose"), ("ratify", "reject"),
+    ("defeat", "lose"), ("ratify", "reject"), ("ahead", "behind"),
     # adjectives (their -er and -est forms too)
     ("positive", "negative"), ("high", "low"), ("large", "small"), ("big", "small"),
     ("long", "short"), ("tall", "short"), ("fast", "slow"), ("strong", "weak"),
@@ -77,6 +77,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     # adverbs
     ("often", "rarely"), ("often", "seldom"), ("frequently", "rarely"),
     ("frequently", "seldom"), ("commonly", "rarely"), ("usually", "rarely"),
+    ("quickly", "slowly"),
     # nouns
     ("maximum", "minimum"), ("majority", "minority"), ("success", "failure"),
     ("gain", "loss"), ("profit", "loss"), ("winner", "loser"), ("surplus", "deficit"),
@@ -262,15 +263,17 @@ def opposites(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
-# "up" / "down" right before a number give a change's direction ("revenue of $94.8 billion,
-# down 3%" / "up 3%"); elsewhere they are particles ("set up", "broke down") and oppose nothing
+# "up" / "down" right before a number, "from" or "by" give a change's direction ("revenue of
+# $94.8 billion, down 3%" / "up 3%", "up from $22,500"); elsewhere they are particles ("set
+# up", "broke down") and oppose nothing
 _DIRECTION = {"up": frozenset({"down"}), "down": frozenset({"up"})}
 
 
 def _directions(toks: list[str]) -> set[str]:
-    """The "up" / "down" of ``toks`` that stand right before a number."""
+    """The "up" / "down" of ``toks`` that stand right before a number, "from" or "by" ("up
+    3%", "down from $22,500", "up by a third")."""
     return {t for t, nxt in pairwise(toks)
-            if t in _DIRECTION and nxt[:1].isdigit()}
+            if t in _DIRECTION and (nxt[:1].isdigit() or nxt in ("from", "by"))}
 
 
 def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
@@ -324,5 +327,8 @@ def _roles_swapped(fact_tokens: list[str], word: str, sentence_tokens: list[str]
 
     fact_before, fact_after = sides(fact_tokens, word)
     said_before, said_after = sides(sentence_tokens, opposite)
-    return bool(fact_before & said_after) and bool(fact_after & said_before) and not (
-        fact_before & said_before)
+    # what moved: words of the fact's one side on the sentence's other side, both ways (the
+    # verb and the measure may stay: "City finished five points ahead of Arsenal" / "Arsenal
+    # finished five points behind City")
+    return bool((fact_before - said_before) & said_after) and bool(
+        (fact_after - said_after) & said_before)

@@ -17,6 +17,7 @@ SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one parap
 
 
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",
+                      "lacks", "lacked", "lacking",
                       "neither", "nor", "cannot", "nowhere", "unable"})
 
 
@@ -83,6 +84,33 @@ def stem_forms(stems: Iterable[str]) -> set[str]:
     """Each stem with and without its silent "e" (:func:`stem_key`): one word either way;
     read with :func:`holds_stem`."""
     return {x for w in stems for x in (w, stem_key(w))}
+
+
+# irregular past forms and participles → the verb (a negation and its affirmation name one
+# verb in two forms: "did not win" / "won", "was not taken" / "took")
+IRREGULAR_VERBS: dict[str, str] = {
+    form: base for base, forms in {
+        "win": "won", "lose": "lost", "run": "ran", "begin": "began begun", "take": "took taken",
+        "make": "made", "give": "gave given", "find": "found", "hold": "held", "keep": "kept",
+        "lead": "led", "leave": "left", "meet": "met", "pay": "paid", "send": "sent",
+        "spend": "spent", "sell": "sold", "tell": "told", "think": "thought",
+        "write": "wrote written", "break": "broke broken", "choose": "chose chosen",
+        "rise": "rose risen", "fall": "fell fallen", "grow": "grew grown", "come": "came",
+        "go": "went gone", "see": "saw seen", "know": "knew known", "bring": "brought",
+        "buy": "bought", "build": "built", "catch": "caught", "teach": "taught", "feel": "felt",
+        "stand": "stood", "strike": "struck", "drive": "drove driven", "fly": "flew flown",
+        "eat": "ate eaten", "speak": "spoke spoken", "show": "shown", "draw": "drew drawn",
+        "throw": "threw thrown", "do": "did done", "get": "got gotten", "hide": "hid hidden",
+        "forget": "forgot forgotten", "sing": "sang sung", "swim": "swam swum"}.items()
+    for form in forms.split()}
+
+
+def verb_forms(words: Iterable[str]) -> set[str]:
+    """``words`` with the verb of each irregular form among them ("won" adds "win"): what a
+    negated word is matched in."""
+    out = set(words)
+    out.update(IRREGULAR_VERBS[w] for w in list(out) if w in IRREGULAR_VERBS)
+    return out
 
 
 def holds_stem(forms: set[str], word: str) -> bool:

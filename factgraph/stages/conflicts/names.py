@@ -104,7 +104,13 @@ def _names(text: str, first: bool = False) -> list[str]:
         word = (written_as_name.group(1) or written_as_name.group(2)).lower()
         if word not in STOPWORDS and word not in FUNCTION_WORDS | _PRONOUNS | TITLES:
             out.append(word)
+    # a product's or a model's name: a small letter before a capital ("iPhone", "eBay") or a
+    # capitalised word with its number ("Graviton2", "A380"), anywhere in the sentence
+    out.extend(m.group(0).lower() for m in _PRODUCT_NAME.finditer(fold_accents(text)))
     return list(dict.fromkeys(out))
+
+
+_PRODUCT_NAME = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b|\b[A-Z][A-Za-z]*\d+[A-Za-z]*\b")
 
 
 # "LLMs" is the name "LLM"; "US" opening a sentence is a name too

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 
 from factgraph.stages.conflicts.base import (
+    IRREGULAR_VERBS,
     NEGATORS,
     QUOTED,
     Conflict,
@@ -17,6 +18,7 @@ from factgraph.stages.conflicts.base import (
     stem_forms,
     stem_key,
     tokens,
+    verb_forms,
 )
 from factgraph.stages.context_facts import (
     STOPWORDS,
@@ -157,8 +159,11 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
-    said = stem_forms(stems(other))
-    if not any(holds_stem(said, w) for w in negated):
+    # the other side's words as both readings give them ("plug-in" is "plugin" and "plug"),
+    # an irregular form as its verb too ("did not win" / "won")
+    said = stem_forms(verb_forms([*stems(other), *(stem(t) for t in tokens(other))]))
+    if not any(holds_stem(said, w) or holds_stem(said, IRREGULAR_VERBS.get(w, w))
+               for w in negated):
         return None
     # "is only doubled when stressed" says it is not doubled otherwise: a restricted
     # affirmation agrees with a negation under another condition

@@ -146,8 +146,10 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
         v = t.replace(",", "")
         if not _BARE_NUMBER.match(v):
             continue
-        if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one"):
-            out.append((v, _next_word(toks, i)))  # "one of his albums" counts nothing
+        # "one of his albums" counts nothing; "one year" measures
+        if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one" and not (
+                i + 1 < len(toks) and _is_measure(toks[i + 1]))):
+            out.append((v, _next_word(toks, i)))
     return out
 
 
