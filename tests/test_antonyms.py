@@ -65,6 +65,9 @@ def test_every_form_of_one_side_opposes_every_form_of_the_other() -> None:
     ("Sales grew more slowly than costs last year.",
      "Sales grew more quickly than costs last year."),
     ("The price is $24,000, up from $22,500.", "The price is $24,000, down from $22,500."),
+    # a short alternative after "or" belongs to the clause
+    ("The discount applies to people aged 65 or older.",
+     "The discount applies to people aged 65 or younger."),
     ("The volcano is dormant.", "The volcano is active."),
     # "up" / "down" before a number give a change's direction
     ("Shares closed down 2% on Friday.", "Shares closed up 2% on Friday."),

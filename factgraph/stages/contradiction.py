@@ -158,12 +158,18 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
         if found is not None and not (found.fact_value == "not" and set(
                 w for w in negated_words(fact) if w) <= set(negated_words(sentence))):
             return found
-    found = antonym_conflict(tokens(fact), tokens(clause.text), fact_stems, sentence_stems)
+    # an alternative of at most two words after "or" belongs to the clause ("aged 41 or
+    # younger": the clause is cut at "or")
+    alternative = _OR_ALTERNATIVE.match(sentence, clause.start + len(clause.text))
+    clause_text = clause.text + (alternative.group(0) if alternative else "")
+    found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems)
     if found is not None:
         return found
     return name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems,
                          aligned)
 
+
+_OR_ALTERNATIVE = re.compile(r"\s+or\s+\w+(?:\s+\w+)?(?=\s*[,.;:!?)]|\s*$)")
 
 CLAUSE_WORDS = 3  # a fact's clause checked on its own holds at least this many content words
 
