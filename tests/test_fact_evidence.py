@@ -429,6 +429,10 @@ def test_an_acronym_is_the_same_name() -> None:
      "name"),
     ("The service runs on Graviton2 processors.", "The service runs on Ampere Altra processors.",
      "name"),
+    # a name written as code inside another's letters is another name
+    ("The model was fine-tuned from BERT.", "The model was fine-tuned from RoBERTa.", "name"),
+    ("Fuel economy reaches 57 mpg in the base LE trim.",
+     "Fuel economy reaches 57 mpg in the base XLE trim.", "name"),
     # "one" before a measure is a number
     ("Staff qualify after two years of service.", "Staff qualify after one year of service.",
      "number"),
@@ -828,6 +832,11 @@ def test_an_open_question_is_shown_with_the_words_that_leave_it_open() -> None:
     ("Mars has no global magnetic field today.", "The planet today lacks a global magnetic field."),
     ("City finished five points ahead of Arsenal.", "Arsenal finished five points behind City."),
     ("Arsenal did not win a major trophy that season.", "Arsenal won no major trophy that season."),
+    # ... but a case-marked part of a glued name is that name ("LetwinPC" holds "PC")
+    ("Sir Oliver LetwinPC FRSA is a Member of Parliament (MP).",
+     "Sir Oliver Letwin PC FRSA is a British politician who served as the Member of "
+     "Parliament (MP) for West Dorset."),
+    ("The model was fine-tuned from BERT.", "The model, like RoBERTa, was fine-tuned from BERT."),
     # a name spelt one letter otherwise is the name
     ("UNCEF is a charity.",
      "Palmer is a supporter of various charities, including UNICEF and the WWF."),

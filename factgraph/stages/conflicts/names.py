@@ -110,6 +110,11 @@ def _names(text: str, first: bool = False) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_CODED_NAME = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*|[A-Za-z]*[a-z][A-Z][A-Za-z]*)\b")
+# the case-marked parts of a name written as code: "RoBERTa" is "Ro", "BER", "Ta";
+# "LetwinPC" is "Letwin", "PC"
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
 _PRODUCT_NAME = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b|\b[A-Z][A-Za-z]*\d+[A-Za-z]*\b")
 
 
@@ -128,6 +133,17 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     ("Smith scored 170" / "Jones scored 170" is; "a shelter in Kathmandu" / "a shelter in
     Nepal" is not: "in" says no slot)."""
     fact, sentence = fold_accents(fact), fold_accents(sentence)
+    # names written as code ("BERT", "RoBERTa", "XLE"): one inside the other's letters, or
+    # close in spelling, is another name ("BERT" / "RoBERTa", "LE" / "XLE"), not a longer or
+    # misspelt form of it
+    coded = {w.lower(): {part.lower() for part in _CAMEL_PART.findall(w)}
+             for w in _CODED_NAME.findall(f"{fact} {sentence}")}
+
+    def other_code(a: str, b: str) -> bool:
+        """Both written as code and neither a case-marked part of the other ("LetwinPC" holds
+        "PC" as a part: one name glued to the next)."""
+        return a in coded and b in coded and a not in coded[b] and b not in coded[a]
+
     response_lower = fold_accents(response_lower)
     fact_names = _names(fact)
     # "Baron/Pup": alternatives; one of them stated is enough
@@ -154,7 +170,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         return None
     short = _initials(fact)
     others = [m for m in sentence_names if m not in fact_names and m not in short
-              and m not in STOPWORDS and not any(m in f or f in m for f in fact_names)
+              and m not in STOPWORDS and not any((m in f or f in m) and not other_code(m, f)
+                                                 for f in fact_names)
               and not _longer_acronym(m, short, sentence)]
     if not others:
         return None
@@ -188,7 +205,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         if size < 2 and not (size == 1 and share == 1.0 and n not in CLOSED_SET_WORDS):
             continue
         for m in others:
-            if _spelling_variant(n, m):  # "Shepard" / "Shepherd", "Basnet" / "Basu"
+            if _spelling_variant(n, m) and not other_code(n, m):  # "Shepard" / "Shepherd"
                 continue
             rest = share
             # the other name whole: its run, or the name alone opening the sentence ("Kevin
