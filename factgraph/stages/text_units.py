@@ -214,8 +214,7 @@ _VERB_WORDS = (
     r"fought|flew|hurt|let|lay|laid|shut|sat|slept|spent|stole|threw|wore|cost|cut")
 # a word in -s right after a number is what it counts, a plural noun ("in 22 years", "in two
 # sciences"), no verb
-_AFTER_NUMBER = (r"(?<!\d )(?<!\bone )(?<!\btwo )(?<!\bsix )(?<!\bten )(?<!\bfour )"
-                 r"(?<!\bfive )(?<!\bnine )(?<!\bthree )(?<!\bseven )(?<!\beight )")
+_AFTER_NUMBER = r"(?<!\d )" + "".join(rf"(?<!\b{word} )" for word in list(NUMBER_WORDS)[1:11])
 VERB_CUE = re.compile(
     rf"\b(?:{_VERB_WORDS})\b"
     # an inflected verb is written in lower case: "Beijing", "Ahmed", "Wales", "Belarus" are

@@ -27,7 +27,13 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from factgraph.stages.conflicts.base import FUNCTION_WORDS, REST_SHARE, Conflict, rest_share
+from factgraph.stages.conflicts.base import (
+    FUNCTION_WORDS,
+    IRREGULAR_FORMS,
+    REST_SHARE,
+    Conflict,
+    rest_share,
+)
 from factgraph.stages.conflicts.negation import negated_tokens
 from factgraph.stages.context_facts import STOPWORDS, stem
 
@@ -115,12 +121,12 @@ NAMED_SETS: dict[str, tuple[str, ...]] = {
                 "ninth", "tenth"),
 }
 CLOSED_SETS: tuple[tuple[str, ...], ...] = tuple(NAMED_SETS.values())
+# the verbs' irregular forms (one table with the negation check's), and the other forms no
+# rule writes
 IRREGULAR: dict[str, tuple[str, ...]] = {
-    "win": ("won",), "lose": ("lost",), "rise": ("rose", "risen"), "fall": ("fell", "fallen"),
-    "grow": ("grew", "grown"), "shrink": ("shrank", "shrunk"), "begin": ("began", "begun"),
-    "forget": ("forgot", "forgotten"), "die": ("dying",), "good": ("better", "best"),
-    "bad": ("worse", "worst"), "acquit": ("acquitted", "acquitting"), "child": ("children",),
-    "beat": ("beaten",),
+    **IRREGULAR_FORMS, "shrink": ("shrank", "shrunk"), "beat": ("beaten",), "die": ("dying",),
+    "good": ("better", "best"), "bad": ("worse", "worst"),
+    "acquit": ("acquitted", "acquitting"), "child": ("children",),
 }
 # words whose regular forms mean something else: only the forms listed ("closer" is nearer,
 # "presented" showed, "lasted" went on)
@@ -321,9 +327,9 @@ def _roles_swapped(fact_tokens: list[str], word: str, sentence_tokens: list[str]
     than A"): a converse, no conflict."""
     def sides(toks: list[str], w: str) -> tuple[set[str], set[str]]:
         i = toks.index(w)
-        keep = [t for t in toks if t not in FUNCTION_WORDS and t not in STOPWORDS]
-        before = {t for t in toks[:i] if t in keep}
-        return before, {t for t in toks[i + 1:] if t in keep} - before
+        before = {t for t in toks[:i] if t not in FUNCTION_WORDS and t not in STOPWORDS}
+        after = {t for t in toks[i + 1:] if t not in FUNCTION_WORDS and t not in STOPWORDS}
+        return before, after - before
 
     fact_before, fact_after = sides(fact_tokens, word)
     said_before, said_after = sides(sentence_tokens, opposite)

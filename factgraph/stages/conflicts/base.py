@@ -86,10 +86,11 @@ def stem_forms(stems: Iterable[str]) -> set[str]:
     return {x for w in stems for x in (w, stem_key(w))}
 
 
-# irregular past forms and participles → the verb (a negation and its affirmation name one
-# verb in two forms: "did not win" / "won", "was not taken" / "took")
-IRREGULAR_VERBS: dict[str, str] = {
-    form: base for base, forms in {
+# the irregular past forms and participles of verbs, one table for the checks: the negation
+# check reads a form as its verb ("did not win" / "won", "was not taken" / "took"), the
+# antonym check writes a verb's forms ("won" / "lost")
+IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {
+    base: tuple(forms.split()) for base, forms in {
         "win": "won", "lose": "lost", "run": "ran", "begin": "began begun", "take": "took taken",
         "make": "made", "give": "gave given", "find": "found", "hold": "held", "keep": "kept",
         "lead": "led", "leave": "left", "meet": "met", "pay": "paid", "send": "sent",
@@ -101,8 +102,10 @@ IRREGULAR_VERBS: dict[str, str] = {
         "stand": "stood", "strike": "struck", "drive": "drove driven", "fly": "flew flown",
         "eat": "ate eaten", "speak": "spoke spoken", "show": "shown", "draw": "drew drawn",
         "throw": "threw thrown", "do": "did done", "get": "got gotten", "hide": "hid hidden",
-        "forget": "forgot forgotten", "sing": "sang sung", "swim": "swam swum"}.items()
-    for form in forms.split()}
+        "forget": "forgot forgotten", "sing": "sang sung", "swim": "swam swum"}.items()}
+# each irregular form → its verb
+IRREGULAR_VERBS: dict[str, str] = {form: base for base, forms in IRREGULAR_FORMS.items()
+                                   for form in forms}
 
 
 def verb_forms(words: Iterable[str]) -> set[str]:

@@ -110,7 +110,10 @@ def _names(text: str, first: bool = False) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_CODED_NAME = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*|[A-Za-z]*[a-z][A-Z][A-Za-z]*)\b")
+# a word with a capital inside ("RoBERTa", "iPhone", "McVie"): no common word is written so
+_INNER_CAPITAL = r"[A-Za-z]*[a-z][A-Z][A-Za-z]*"
+# a name written as code: capitals in a row, or a capital inside
+_CODED_NAME = re.compile(rf"\b(?:[A-Z]{{2,}}[A-Za-z]*|{_INNER_CAPITAL})\b")
 # the case-marked parts of a name written as code: "RoBERTa" is "Ro", "BER", "Ta";
 # "LetwinPC" is "Letwin", "PC"
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -119,7 +122,7 @@ _PRODUCT_NAME = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b|\b[A-Z][A-Za-z]*\d+[A-Za-z
 
 
 # "LLMs" is the name "LLM"; "US" opening a sentence is a name too
-_OPENING_ACRONYM = re.compile(r"\s*(?:([A-Z]{2,})s?|([A-Za-z]*[a-z][A-Z][A-Za-z]*))\b(?![-\d])")
+_OPENING_ACRONYM = re.compile(rf"\s*(?:([A-Z]{{2,}})s?|({_INNER_CAPITAL}))\b(?![-\d])")
 
 
 def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: list[str],
@@ -204,6 +207,9 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         # Thursday night … during a performance")
         if size < 2 and not (size == 1 and share == 1.0 and n not in CLOSED_SET_WORDS):
             continue
+        # the same place stands for a neighbour where the response never names the fact's
+        # person ("Pietersen was sacked" elsewhere keeps "Kevin Pietersen" stated)
+        unnamed = not any(stated(w, response_lower) for w in run)
         for m in others:
             if _spelling_variant(n, m) and not other_code(n, m):  # "Shepard" / "Shepherd"
                 continue
@@ -221,9 +227,6 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             beside = _neighbours(sentence_tokens, m)
             if in_name & beside and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
-            # the same place stands for a neighbour where the response never names the
-            # fact's person ("Pietersen was sacked" elsewhere keeps "Kevin Pietersen" stated)
-            unnamed = not any(stated(w, response_lower) for w in run)
             if not (around & beside or (swapped_whole and unnamed)) or rest < REST_SHARE:
                 continue
             if n in nowhere or (aligned and any(

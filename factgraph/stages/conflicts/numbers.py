@@ -245,18 +245,21 @@ _RANGE = re.compile(r"\b(?:between\s+(\d[\d,]*(?:\.\d+)?)\s+and|(\d[\d,]*(?:\.\d
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.I)
 
 
-def _ranges(text: str, years: bool = False) -> list[tuple[float, float]]:
-    """The ranges ``text`` states (:data:`_RANGE`), lowest first; not a span of years ("from
-    1939 to 1945" dates two events, not one value, that a year inside does not state) unless
-    ``years``."""
+def _ranges(text: str) -> list[tuple[float, float]]:
+    """The ranges ``text`` states (:data:`_RANGE`, number words read as digits), lowest
+    first, spans of years included (:func:`_year_span`)."""
     out = []
     for m in _RANGE.finditer(_NUMBER_WORD.sub(lambda w: NUMBER_WORDS[w.group(0).lower()], text)):
         a, b = (m.group(1) or m.group(2)).replace(",", ""), m.group(3).replace(",", "")
-        if YEAR.match(a) and YEAR.match(b) and not years:
-            continue
         lo, hi = sorted((float(a), float(b)))
         out.append((lo, hi))
     return out
+
+
+def _year_span(span: tuple[float, float]) -> bool:
+    """Whether a range is a span of years ("from 1939 to 1945"): it dates two events, not one
+    value, so a year inside it does not agree with it."""
+    return all(YEAR.match(f"{end:g}") for end in span)
 
 
 def _range_conflict(fact_ranges: list[tuple[float, float]],
@@ -339,6 +342,7 @@ def _pair_conflict(fact_slots: list[tuple[str, str | None]],
 
 
 def _as_float(value: str) -> float | None:
+    """``value`` as a number, or None where it is none."""
     try:
         return float(value)
     except ValueError:
@@ -347,11 +351,8 @@ def _as_float(value: str) -> float | None:
 
 def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
     """Whether the number ``value`` lies inside one of ``ranges`` (ends included)."""
-    try:
-        x = float(value)
-    except ValueError:
-        return False
-    return any(lo <= x <= hi for lo, hi in ranges)
+    x = _as_float(value)
+    return x is not None and any(lo <= x <= hi for lo, hi in ranges)
 
 
 def _hedged(text: str) -> set[str]:
@@ -361,9 +362,8 @@ def _hedged(text: str) -> set[str]:
 
 def _close(a: str, b: str) -> bool:
     """Whether two numbers are within what a round figure allows (:data:`APPROXIMATE`)."""
-    try:
-        x, y = float(a), float(b)
-    except ValueError:
+    x, y = _as_float(a), _as_float(b)
+    if x is None or y is None:
         return False
     if YEAR.match(a) or YEAR.match(b):
         return abs(x - y) <= APPROXIMATE_YEARS
@@ -383,13 +383,14 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     hedged = _hedged(fact) | _hedged(sentence)
     # a value inside a range the other side states agrees with it ("55 metres" / "between 50
     # and 60 metres", and the other way round)
-    fact_ranges, sentence_ranges = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
+    fact_spans, sentence_spans = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
+    fact_ranges = [r for r in fact_spans if not _year_span(r)]
+    sentence_ranges = [r for r in sentence_spans if not _year_span(r)]
     sentence_numbers = {m for m, _ in sent_slots}
-    # a span of years changed at both ends is another span ("from 1939 to 1945" / "from 1914
-    # to 1918")
-    changed_range = _range_conflict(_ranges(_number_text(fact), years=True),
-                                    _ranges(_number_text(sentence), years=True),
-                                    fact_slots, sent_slots, fact_stems, sentence_stems)
+    # a range changed at both ends is another range, a span of years too ("from 1939 to 1945"
+    # / "from 1914 to 1918")
+    changed_range = _range_conflict(fact_spans, sentence_spans, fact_slots, sent_slots,
+                                    fact_stems, sentence_stems)
     if changed_range is not None:  # "about 7 to 10 days" / "about 2 to 3 days"
         return changed_range
     changed_score = _score_conflict(_number_text(fact), _number_text(sentence), fact_stems,
@@ -460,12 +461,12 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 # response never states is no other time where the fact's year dates the
                 # sentence ("born on 1 February 1972 (age 52)" / "born 10 February 1972")
                 continue
-            # a fact of two content words: both there, and the other number in the same slot
-            # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
-            # spent 7,500")
             if not YEAR.match(n) and _PAST.search(fact) and not _NOW.search(fact) and \
                     _now_before(sentence, m):
                 continue  # "now has 2,000 staff": the count of another time than the fact's
+            # a fact of two content words: both there, and the other number in the same slot
+            # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
+            # spent 7,500")
             if (size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE)) or (
                     size == 1 and share == 1.0 and same_slot):
                 return Conflict("number", _shown(n, unit), _shown(m, unit_m))
