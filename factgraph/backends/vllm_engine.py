@@ -24,6 +24,7 @@ from factgraph.backends.base import (
 from factgraph.backends.cpu_plan import apply_in_process, plan_for_this_machine
 from factgraph.backends.keys import call_key, trace_id
 from factgraph.models import Trace
+from factgraph.telemetry import opt_out
 
 
 def cpu_friendly_environment() -> None:
@@ -47,6 +48,7 @@ class VLLMTextBackend:
         if plan.dtype is not None:
             llm_kwargs["dtype"] = plan.dtype
         self.cpu_plan = plan
+        opt_out("vllm")  # no usage stats to vLLM's makers (factgraph.telemetry)
         from vllm import LLM
 
         from factgraph.backends.model_identity import folder_identity

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from factgraph.backends.cpu_plan import VllmCpuPlan, plan_for_this_machine
+from factgraph.telemetry import opt_out
 
 VLLM_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
 
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     plan = plan_for_this_machine(requested_dtype(args), engine_in_process=False)
     os.environ.setdefault("PYTHONFAULTHANDLER", "1")
+    opt_out("vllm")  # the server inherits it: no usage stats (factgraph.telemetry)
     command = server_command(args, plan)
     sys.stdout.flush()
     sys.stderr.flush()

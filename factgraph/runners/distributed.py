@@ -37,6 +37,7 @@ from factgraph.errors import UserInputError
 from factgraph.inputs import EvaluationInput
 from factgraph.models import Evaluation
 from factgraph.runners.batch import Outcome, evaluate_one
+from factgraph.telemetry import opt_out
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,9 @@ class WorkerStartError(RuntimeError):
 
 
 def import_ray() -> Any:
-    """The ``ray`` module, or RayUnavailableError naming the extra to install."""
+    """The ``ray`` module, or RayUnavailableError naming the extra to install; the usage
+    reporting of the clusters this process starts is off (``factgraph.telemetry``)."""
+    opt_out("ray")
     try:
         import ray
     except ImportError:
