@@ -37,9 +37,8 @@ from benchmarks.fact_judge import (
     REALSUMM,
     ROBUSTNESS,
     SHARED,
-    STATED_SHARE,
     UNIT,
-    _changes,
+    changed_trials,
     realsumm_rows,
     reference_facts,
 )
@@ -124,20 +123,9 @@ def _judged(facts: list[str], sentences: list[str], response: str, cutoff: float
 
 def _changed(fact: str, sentences: list[str], response: str) -> Iterator[tuple[bool, Pair]]:
     """(caught by the rules, (changed sentence, fact)) for each change of the fact's slot."""
-    index = ResponseIndex.of(sentences)
-    ev = fact_evidence(fact, index)
-    if ev.sentence < 0 or ev.sentence_share < STATED_SHARE:
-        return
-    s = sentences[ev.sentence]
-    for kind, changed in _changes(fact, s, response):
-        if changed == s or kind in ROBUSTNESS:
-            continue
-        new = [changed if x == s else x for x in sentences]
-        new_index = ResponseIndex.of(new)
-        new_ev = fact_evidence(fact, new_index)
-        hit = find_conflict(fact, new_index, new_ev.sentence,
-                            response.replace(s, changed)) is not None
-        yield hit, (changed, fact)
+    for kind, changed, hit in changed_trials(fact, sentences, response):
+        if kind not in ROBUSTNESS:
+            yield hit, (changed, fact)
 
 
 def collect(limit: int | None) -> dict[str, list[Any]]:

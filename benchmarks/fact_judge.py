@@ -366,9 +366,10 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
     return out
 
 
-def _perturbation_trial(fact: str, sentences: list[str], response: str
-                        ) -> list[tuple[str, int]]:
-    """(kind, detected) for each change of ``fact``'s slot in its aligned sentence."""
+def changed_trials(fact: str, sentences: list[str], response: str
+                   ) -> list[tuple[str, str, bool]]:
+    """(kind, changed sentence, detected) for each change of ``fact``'s slot in its aligned
+    sentence."""
     index = ResponseIndex.of(sentences)
     ev = fact_evidence(fact, index)
     if ev.sentence < 0 or ev.sentence_share < STATED_SHARE:  # the sentence must state it
@@ -383,8 +384,14 @@ def _perturbation_trial(fact: str, sentences: list[str], response: str
         new_ev = fact_evidence(fact, new_index)
         hit = find_conflict(fact, new_index, new_ev.sentence,
                             response.replace(s, changed)) is not None
-        out.append((kind, int(hit)))
+        out.append((kind, changed, hit))
     return out
+
+
+def _perturbation_trial(fact: str, sentences: list[str], response: str
+                        ) -> list[tuple[str, int]]:
+    """(kind, detected) for each change of ``fact``'s slot in its aligned sentence."""
+    return [(kind, int(hit)) for kind, _, hit in changed_trials(fact, sentences, response)]
 
 
 def _any_contradiction(facts: Sequence[str], sentences: list[str], response: str) -> bool:
