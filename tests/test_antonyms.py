@@ -134,6 +134,11 @@ def test_one_member_of_a_closed_set_for_another_is_contradicted(fact: str, sente
     ("Bayern Munich won the final.", "They reached the final but lost to Bayern Munich."),
     ("Arsenal beat Manchester United 3-1 on Saturday.",
      "Manchester United lost 3-1 to Arsenal on Saturday."),
+    # a passive of winning is a loss ("was beaten" = "lost"), and its converse
+    ("Fischer lost the first game.", "In the first game Fischer was beaten by Spassky."),
+    ("Fischer was beaten in the first game.", "Fischer lost the first game of the match."),
+    ("Fischer was beaten by Spassky in the first game.",
+     "Spassky beat Fischer in the first game."),
 ])
 def test_the_same_word_or_both_sides_are_no_conflict(fact: str, sentence: str) -> None:
     assert contradiction(fact, sentence, sentence) is None
@@ -166,3 +171,16 @@ def test_the_latin_prefix_turns_adjectives_as_english_spells_it() -> None:
     assert not latin_opposites("come") | latin_opposites("income") | latin_opposites("form")
     assert not latin_opposites("invaluable") | latin_opposites("valuable")
     assert "possible" not in latin_opposites("inpossible")  # "im" before p, not "in"
+
+
+@pytest.mark.parametrize(("fact", "sentence", "said"), [
+    # the passive of winning read as a loss finds the opposite of a loss, quoted as written
+    ("Fischer was beaten in the first game.", "Fischer won the first game.", "won"),
+    ("Fischer was beaten in the first game.", "Fischer beat Spassky in the first game.",
+     "beat"),
+    ("Fischer lost the first game.", "In the first game, Fischer beat Spassky.", "beat"),
+])
+def test_a_passive_loss_against_a_win_is_contradicted(fact: str, sentence: str,
+                                                      said: str) -> None:
+    found = contradiction(fact, sentence, sentence)
+    assert found is not None and found.slot == "antonym" and found.response_value == said, found

@@ -606,6 +606,28 @@ def test_a_pronoun_or_an_accent_is_the_same_name(fact: str, sentence: str) -> No
     assert contradiction(fact, sentence, sentence) is None
 
 
+def test_a_place_and_its_irregular_peoples_name_are_one_name() -> None:
+    fact = "The Rijksmuseum in Amsterdam is the national museum of the Netherlands."
+    said = "Amsterdam's Rijksmuseum, the Dutch national museum, owns a million objects."
+    assert contradiction(fact, said, said) is None
+    other = said.replace("Dutch", "Belgian")  # another country's people is another name
+    found = contradiction(fact, other, other)
+    assert found is not None and found.slot == "name", found
+
+
+def test_a_word_that_forbids_says_the_other_sides_not() -> None:
+    fact = "Employers are prohibited from requiring more than 12 hours of overtime per week."
+    said = "No employer may demand more than 12 overtime hours a week."
+    assert contradiction(fact, said, said) is None
+    assert contradiction(said, fact, fact) is None  # either side
+    said = "Employers are not prohibited from requiring more than 12 hours of overtime per week."
+    found = contradiction(fact, said, said)  # the word that forbids, negated
+    assert found is not None and found.slot == "negation", found
+    said = "Smoking in bars is not allowed since 2007."  # "the bank", "a band": no forbidding
+    found = contradiction("Smoking in bars is allowed since 2007.", said, said)
+    assert found is not None and found.slot == "negation", found
+
+
 def test_a_changed_word_that_moves_the_alignment_is_still_found() -> None:
     sentences = ["Anna Berg holds a regional chess title.",
                  "Berg, who trains in Oslo, does not hold the national chess title this year."]

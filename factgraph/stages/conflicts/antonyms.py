@@ -1,6 +1,7 @@
 """Words that say the opposite of each other, or another member of a closed set (weekdays,
 months, directions, ordinals, seasons, fractions: :data:`NAMED_SETS`), in the forms a sentence
-writes them; "up" / "down" only right before a number ("down 3%" / "up 3%").
+writes them; "up" / "down" and "under" / "over" only right before a number ("down 3%" /
+"up 3%", "under 18" / "over 18").
 
 The contradiction check (:mod:`factgraph.stages.contradiction`) reads a fact as stated
 otherwise when the sentence that carries it has the opposite of one of its words: "Aspirin
@@ -83,7 +84,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     # adverbs
     ("often", "rarely"), ("often", "seldom"), ("frequently", "rarely"),
     ("frequently", "seldom"), ("commonly", "rarely"), ("usually", "rarely"),
-    ("quickly", "slowly"),
+    ("quickly", "slowly"), ("deliberately", "accidentally"), ("intentionally", "accidentally"),
+    ("deliberate", "accidental"), ("intentional", "accidental"),
     # nouns
     ("maximum", "minimum"), ("majority", "minority"), ("success", "failure"),
     ("gain", "loss"), ("profit", "loss"), ("winner", "loser"), ("surplus", "deficit"),
@@ -272,14 +274,34 @@ def opposites(word: str) -> frozenset[str]:
 # "up" / "down" right before a number, "from" or "by" give a change's direction ("revenue of
 # $94.8 billion, down 3%" / "up 3%", "up from $22,500"); elsewhere they are particles ("set
 # up", "broke down") and oppose nothing
-_DIRECTION = {"up": frozenset({"down"}), "down": frozenset({"up"})}
+_DIRECTION = {"up": frozenset({"down"}), "down": frozenset({"up"}),
+              "under": frozenset({"over"}), "over": frozenset({"under"})}
 
 
 def _directions(toks: list[str]) -> set[str]:
     """The "up" / "down" of ``toks`` that stand right before a number, "from" or "by" ("up
-    3%", "down from $22,500", "up by a third")."""
+    3%", "down from $22,500", "up by a third"), and the "under" / "over" right before a number
+    ("visitors under 18" / "visitors over 18"; elsewhere "over the years", "under the law")."""
     return {t for t, nxt in pairwise(toks)
-            if t in _DIRECTION and (nxt[:1].isdigit() or nxt in ("from", "by"))}
+            if t in _DIRECTION and (nxt[:1].isdigit() or (
+                t in ("up", "down") and nxt in ("from", "by")))}
+
+
+# "was beaten" / "were defeated" is the loser's side: the passive of a verb whose opposite is
+# "lose" says "lose" ("Fischer lost the first game" / "Fischer was beaten in the first game")
+_PASSIVE_LOSS = frozenset({"beaten", "defeated", "outscored", "outplayed", "outvoted"})
+_BE = frozenset({"was", "were", "is", "are", "be", "been", "being", "get", "gets", "got"})
+
+
+def _passive_as_loss(toks: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``toks`` with each passive of winning ("was beaten", "were narrowly defeated": a form
+    of "be" or "get" among the two words before it) read as "lost", and what was written."""
+    out, written = list(toks), {}
+    for i, w in enumerate(toks):
+        if w in _PASSIVE_LOSS and any(t in _BE for t in toks[max(0, i - 2): i]):
+            out[i] = "lost"
+            written["lost"] = w
+    return out, written
 
 
 def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
@@ -287,6 +309,8 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
     instead, with the rest of the fact there; a negated opposite says the same ("not
     uncommon" / "common", "closed" / "not open")."""
+    fact_tokens, written_fact = _passive_as_loss(fact_tokens)
+    sentence_tokens, written_said = _passive_as_loss(sentence_tokens)
     said = set(sentence_tokens)
     fact_negated, said_negated = negated_tokens(fact_tokens), negated_tokens(sentence_tokens)
     fact_directions, said_directions = _directions(fact_tokens), _directions(sentence_tokens)
@@ -315,7 +339,7 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
             if ((share >= REST_SHARE and size >= 2) or (
                     share == 1.0 and size == 1 and slot == "antonym")) and not _roles_swapped(
                     fact_tokens, t, sentence_tokens, hit[0]):
-                return Conflict(slot, t, hit[0])
+                return Conflict(slot, written_fact.get(t, t), written_said.get(hit[0], hit[0]))
     return None
 
 

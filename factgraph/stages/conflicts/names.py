@@ -275,16 +275,38 @@ _DEMONYM_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "i")
 _PLACE_ENDINGS = ("ium", "ia", "y", "a", "")
 
 
+# places whose people or language are not the place less an ending ("netherlands" / "dutch")
+_IRREGULAR_DEMONYMS: dict[str, frozenset[str]] = {
+    "dutch": frozenset({"netherlands", "holland"}),
+    "british": frozenset({"britain", "uk"}), "english": frozenset({"england"}),
+    "welsh": frozenset({"wales"}), "scottish": frozenset({"scotland"}),
+    "scots": frozenset({"scotland"}), "irish": frozenset({"ireland"}),
+    "french": frozenset({"france"}), "spanish": frozenset({"spain"}),
+    "swiss": frozenset({"switzerland"}), "danish": frozenset({"denmark"}),
+    "swedish": frozenset({"sweden"}), "finnish": frozenset({"finland"}),
+    "polish": frozenset({"poland"}), "turkish": frozenset({"turkey"}),
+    "greek": frozenset({"greece"}), "portuguese": frozenset({"portugal"}),
+    "icelandic": frozenset({"iceland"}), "thai": frozenset({"thailand"}),
+    "filipino": frozenset({"philippines"}), "norwegian": frozenset({"norway"}),
+    "cypriot": frozenset({"cyprus"}), "malagasy": frozenset({"madagascar"}),
+    "argentine": frozenset({"argentina"}), "peruvian": frozenset({"peru"}),
+    "czech": frozenset({"czechia"}), "slovak": frozenset({"slovakia"}),
+    "croatian": frozenset({"croatia"}), "serbian": frozenset({"serbia"}),
+    "monegasque": frozenset({"monaco"}),
+}
+
+
 def same_place(a: str, b: str) -> bool:
     """Whether two lower-case words name one place as the place and its people or language
     ("brazil" / "brazilian", "belgium" / "belgian", "germany" / "german", "japan" /
     "japanese"): one less a demonym ending is the other less a place ending, 4+ letters left
-    ("paul" / "paula" is no pair; "austria" / "australia" neither)."""
+    ("paul" / "paula" is no pair; "austria" / "australia" neither), or a pair of
+    :data:`_IRREGULAR_DEMONYMS` ("netherlands" / "dutch", "wales" / "welsh")."""
     def roots(w: str, endings: tuple[str, ...]) -> set[str]:
         return {w[: len(w) - len(e)] for e in endings
                 if w.endswith(e) and len(w) - len(e) >= 4}
 
-    if a == b:
+    if a == b or a in _IRREGULAR_DEMONYMS.get(b, ()) or b in _IRREGULAR_DEMONYMS.get(a, ()):
         return True
     return bool(roots(a, _DEMONYM_ENDINGS) & roots(b, _PLACE_ENDINGS)
                 or roots(b, _DEMONYM_ENDINGS) & roots(a, _PLACE_ENDINGS))

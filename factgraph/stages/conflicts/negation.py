@@ -138,6 +138,14 @@ def title_opening(fact: str, response: str) -> bool:
     return False
 
 
+# words that forbid: "prohibited from requiring" says "may not require", so a side holding one
+# agrees with the other side's "not" / "no" where that side does not hold it too ("Employers
+# are prohibited from requiring …" / "No employer may demand …"; "is banned" / "is not
+# banned" stays a conflict)
+_FORBIDS = re.compile(r"\b(?:prohibit\w*|forbid\w*|forbade|ban|bans|banned|banning|barred|"
+                      r"barring|outlaw\w*|disallow\w*|preclud\w*|illegal|unlawful)\b", re.I)
+
+
 def negation_conflict(fact: str, clause: str) -> Conflict | None:
     """One side negates and the other does not, and the word negated is the other side's
     too ("does not rely on X" against "learns from X" is no conflict: "rely" is not there).
@@ -159,6 +167,9 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     if bool(in_fact) == bool(in_clause):
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
+    denying = fact if in_fact else clause
+    if _FORBIDS.search(other) and not _FORBIDS.search(denying):
+        return None
     # the other side's words as both readings give them ("plug-in" is "plugin" and "plug"),
     # an irregular form as its verb too ("did not win" / "won")
     said = stem_forms(verb_forms([*stems(other), *(stem(t) for t in tokens(other))]))
