@@ -352,6 +352,20 @@ def test_a_magnitude_scales_its_number() -> None:
         "2,100,000", "people", "7,000", "cars"]
 
 
+def test_a_number_with_a_fraction_of_zeros_is_the_same_number() -> None:
+    fact = "The Bank of Canada raised its rate by 0.25 points to 5.0% on 12 July 2023."
+    said = "On July 12, 2023, the Bank of Canada raised its rate by 0.25 points, to 5%."
+    assert contradiction(fact, said, said) is None
+    assert contradiction(said, fact, fact) is None
+    for other in ("5.5%", "6%"):  # another value is still one
+        changed = said.replace("5%", other)
+        found = contradiction(fact, changed, changed)
+        assert found is not None and found.slot == "number", (other, found)
+    said = "Python 3.1 removed the module."  # a version given to two places is another
+    found = contradiction("Python 3.10 removed the module.", said, said)
+    assert found is not None and found.slot == "number", found
+
+
 def test_quantities_in_other_units_are_compared_by_pint() -> None:
     sentence = "The new bridge over the river is 2 kilometres long."
     assert contradiction("The new bridge over the river is 2000 metres long.", sentence,

@@ -202,11 +202,18 @@ def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     return abs(va - vb) <= 0.01 * abs(vb)
 
 
+_TRAILING_ZEROS = re.compile(r"\.0+$")
+
+
 def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when pint reads both as quantities of one dimension (equal within 1%), or
     both are counts with a magnitude (:func:`_same_count`); True for a decade and a year of it
     (a year outside it may date another event: None); None when it cannot compare them."""
     if _year_in_decade(a, ua, b, ub):
+        return True
+    # one number written with and without a fraction of zeros: "5.0%" / "5%" ("3.10" / "3.1"
+    # stay two: a version, or a figure given to two places)
+    if ua == ub and _TRAILING_ZEROS.sub("", a) == _TRAILING_ZEROS.sub("", b):
         return True
     count = _same_count(a, ua, b, ub)
     if count is not None:
