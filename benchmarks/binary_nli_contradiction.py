@@ -39,17 +39,13 @@ from benchmarks.fact_judge import (
     SHARED,
     UNIT,
     changed_trials,
+    judged_facts,
     realsumm_rows,
     reference_facts,
 )
 from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import load_calibration
-from factgraph.stages.fact_evidence import (
-    ResponseIndex,
-    distinctiveness,
-    fact_evidence,
-    feature_vector,
-)
+from factgraph.stages.fact_evidence import FactEvidence
 from factgraph.stages.text_units import VERB_CUE, split_sentences
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99, 0.995)
@@ -99,17 +95,13 @@ def _packaged_model() -> Path | None:
 
 
 def _judged(facts: list[str], sentences: list[str], response: str, cutoff: float
-            ) -> tuple[bool, list[Pair], np.ndarray]:
+            ) -> tuple[bool, list[Pair], list[FactEvidence], np.ndarray]:
     """Whether the rules call any fact contradicted, the (sentence, fact) pairs of the facts
     judged covered that the rules leave alone (the ones the model could newly flag), and
-    each fact's cheap P."""
+    each fact's evidence and cheap P (:func:`benchmarks.fact_judge.judged_facts`)."""
     if not facts:
-        return False, [], np.zeros(0)
-    cal = load_calibration()
-    index = ResponseIndex.of(sentences)
-    distinct = distinctiveness(facts)
-    evs = [fact_evidence(f, index, distinct=distinct) for f in facts]
-    p = cal.probability(np.array([feature_vector(e, cal.features) for e in evs]))
+        return False, [], [], np.zeros(0)
+    index, evs, p = judged_facts(facts, sentences, load_calibration())
     ruled, pairs = False, []
     for f, e, pk in zip(facts, evs, p, strict=True):
         if e.sentence < 0:
@@ -118,7 +110,7 @@ def _judged(facts: list[str], sentences: list[str], response: str, cutoff: float
             ruled = True
         elif pk >= cutoff:
             pairs.append((sentences[e.sentence], f))
-    return ruled, pairs, p
+    return ruled, pairs, evs, p
 
 
 def _changed(fact: str, sentences: list[str], response: str) -> Iterator[tuple[bool, Pair]]:
@@ -144,11 +136,10 @@ def collect(limit: int | None) -> dict[str, list[Any]]:
             sentences = split_sentences(side.response, min_content_words=1)
             if not sentences or not facts:
                 continue
-            ruled, pairs, p = _judged(facts, sentences, side.response, cutoff)
+            ruled, pairs, evs, p = _judged(facts, sentences, side.response, cutoff)
             sets["RAGChecker originals"].append((ruled, pairs))
-            index = ResponseIndex.of(sentences)
-            for k, f in enumerate(facts):  # every stated fact, as fact_judge's every_stated_fact
-                if p[k] >= 0.8 and fact_evidence(f, index).sentence >= 0 and VERB_CUE.search(f):
+            for f, e, pk in zip(facts, evs, p, strict=True):  # every stated fact, as
+                if pk >= 0.8 and e.sentence >= 0 and VERB_CUE.search(f):  # every_stated_fact
                     sets["RAGChecker changed"].extend(_changed(f, sentences, side.response))
     rng = np.random.default_rng([0, 1])  # fact_judge's REALSumm draw
     for row in realsumm_rows(REALSUMM)[: None if limit is None else 12 * limit]:

@@ -63,6 +63,7 @@ from factgraph.stages.fact_calibration import (
 )
 from factgraph.stages.fact_evidence import (
     FEATURES,
+    FactEvidence,
     ResponseIndex,
     distinctiveness,
     fact_evidence,
@@ -394,6 +395,18 @@ def _perturbation_trial(fact: str, sentences: list[str], response: str
     return [(kind, int(hit)) for kind, _, hit in changed_trials(fact, sentences, response)]
 
 
+def judged_facts(facts: Sequence[str], sentences: list[str], calibration: Calibration
+                 ) -> tuple[ResponseIndex, list[FactEvidence], np.ndarray]:
+    """The response's index, each fact's evidence (distinctiveness among ``facts``, as the
+    judge reads them) and its cheap ``P(stated)``."""
+    index = ResponseIndex.of(sentences)
+    distinct = distinctiveness(list(facts))
+    evs = [fact_evidence(f, index, distinct=distinct) for f in facts]
+    p = calibration.probability(np.array([feature_vector(e, calibration.features)
+                                          for e in evs]))
+    return index, evs, p
+
+
 def _any_contradiction(facts: Sequence[str], sentences: list[str], response: str) -> bool:
     index = ResponseIndex.of(sentences)
     for f in facts:
@@ -421,11 +434,7 @@ def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str,
                 continue
             count["ragchecker"] += 1
             alarms["ragchecker"] += _any_contradiction(facts, sentences, side.response)
-            index = ResponseIndex.of(sentences)
-            distinct = distinctiveness(facts)
-            evs = [fact_evidence(f, index, distinct=distinct) for f in facts]
-            p = calibration.probability(np.array([feature_vector(e, calibration.features)
-                                                  for e in evs]))
+            _, evs, p = judged_facts(facts, sentences, calibration)
             stated = [k for k, e in enumerate(evs)  # a present fact that is a statement
                       if p[k] >= 0.8 and e.sentence >= 0 and VERB_CUE.search(facts[k])]
             # every stated fact of every answer (a larger sample), and one drawn per answer
@@ -481,11 +490,7 @@ def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
                     continue
                 answers += 1
                 sentences = split_sentences(row["output"], min_content_words=1) or [row["output"]]
-                index = ResponseIndex.of(sentences)
-                distinct = distinctiveness(facts)
-                evs = [fact_evidence(fact, index, distinct=distinct) for fact in facts]
-                p = calibration.probability(np.array([feature_vector(e, calibration.features)
-                                                      for e in evs]))
+                index, evs, p = judged_facts(facts, sentences, calibration)
                 wrong = [find_conflict(fact, index, e.sentence, row["output"]) is not None
                          for fact, e in zip(facts, evs, strict=True)]
                 facts_n += len(facts)

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.fact_judge import judged_facts
 from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import load_calibration
 from factgraph.stages.fact_evidence import (
@@ -96,14 +97,11 @@ def rewrite_check(paragraphs: list[str], rewrites: list[str]) -> dict[str, int]:
     out = {"answers": 0, "answers_alarmed": 0, "statements": 0, "alarms": 0, "covered": 0}
     for paragraph, rewrite in zip(paragraphs, rewrites, strict=True):
         statements = split_statements(paragraph)
-        index = ResponseIndex.of(split_sentences(rewrite, min_content_words=1))
-        distinct = distinctiveness(statements)
+        index, evs, probs = judged_facts(
+            statements, split_sentences(rewrite, min_content_words=1), calibration)
         alarmed = False
-        for fact in statements:
-            evidence = fact_evidence(fact, index, distinct=distinct)
+        for fact, evidence, p in zip(statements, evs, probs, strict=True):
             found = find_conflict(fact, index, evidence.sentence, rewrite)
-            p = float(calibration.probability(np.array([feature_vector(
-                evidence, calibration.features)]))[0])
             out["statements"] += 1
             out["alarms"] += found is not None
             out["covered"] += found is None and p >= calibration.cutoff
@@ -144,9 +142,9 @@ def table(name: str, rows: list[dict[str, Any]], alarms: tuple[int, int]) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
+    data = json.loads(PROBE.read_text(encoding="utf-8"))["sets"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("fitted", "blind", "blind-2", "blind-3", "blind-4",
-                                          "blind-5", "blind-6", "all"), default="all")
+    parser.add_argument("--set", choices=(*data, "all"), default="all")
     parser.add_argument("--file", type=Path, default=None,
                         help="another probe: a JSON {paragraphs, changes: [{from, to, kind}]}")
     parser.add_argument("--verbose", action="store_true", help="each change and its reason")
@@ -156,7 +154,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.file is not None:
         sets = {args.file.name: json.loads(args.file.read_text(encoding="utf-8"))}
     else:
-        data = json.loads(PROBE.read_text(encoding="utf-8"))["sets"]
         sets = {n: data[n] for n in (data if args.set == "all" else (args.set,))}
     for name, probe in sets.items():
         print(table(name, run(probe), self_alarms(probe["paragraphs"])))
