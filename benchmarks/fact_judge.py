@@ -323,10 +323,12 @@ def _changes(fact: str, sentence: str, response: str = "") -> list[tuple[str, st
     admits: a number or year of the fact, a name of the fact (to "Vandermeer", a name no
     answer has, and, with ``response``, to a name the answer uses elsewhere: "name from the
     answer"), a word of the fact that has an antonym, or "not" after the first auxiliary verb."""
-    from factgraph.stages.fact_evidence import names, numbers
+    from factgraph.stages.context_facts import content_words
+    from factgraph.stages.fact_evidence import names
 
     out = []
-    for n in numbers(fact):
+    # the fact's numbers as written: the change is made to the sentence's own spelling
+    for n in [w for w in content_words(fact, values=False) if re.search(r"\d", w)]:
         found = list(re.finditer(rf"(?<![\d.,]){re.escape(n)}(?![\d])", sentence))
         if len(found) != 1 or not n.isdigit():  # said twice: changing one leaves it stated
             continue

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from factgraph.stages.atomize import clip_text
+from factgraph.stages.number_forms import numbers_as_values
 from factgraph.stages.session import ModelSession
 
 STOPWORDS = frozenset([
@@ -105,14 +106,19 @@ def _compound_number(m: re.Match[str]) -> str:
     return str(_TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)]))
 
 
-def content_words(text: str) -> list[str]:
+def content_words(text: str, values: bool = True) -> list[str]:
     """Content words: ≥3 letters or a number (accents dropped: "Río" = "rio"; letters of any
     script; spelled-out numbers up to twenty as digits, ordinals as their number, a hyphen
     between letters dropped: "non-selective" = "nonselective", except after a number word,
     which stays a number as a digit's hyphen leaves it: "seven-year" = "7-year" = "7", "year";
-    "twenty-one" = "21"; a magnitude written onto its number stands apart: "£60million" =
-    "60", "million", "$3bn" = "3", "billion", "$7m" = "7")."""
-    plain = ordinals_as_numbers(fold_accents(text).lower())  # 1st -> 1
+    "twenty-one" = "21"; a number in any of its spellings is its value:
+    ``numbers_as_values``, "1,200,000" = "1.2 million" = "£1.2m" = "1200000", "5.0" = "5";
+    a magnitude written onto a number without a currency sign stands apart: "7m" = "7").
+    ``values=False`` keeps each number as written ("1,500", "2.1", "million"): what a change
+    to the text's own spelling must find."""
+    # numbers before the case goes: "8.3M" is 8.3 million, "8.3m" may be metres
+    plain = fold_accents(text)
+    plain = ordinals_as_numbers((numbers_as_values(plain) if values else plain).lower())
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)

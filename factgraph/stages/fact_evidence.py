@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from factgraph.stages.context_facts import content_words, fold_accents, stem
+from factgraph.stages.number_forms import other_readings
 from factgraph.stages.text_units import ends_with_abbreviation
 
 _NUMBER = re.compile(r"\d")
@@ -133,10 +134,12 @@ class ResponseIndex:
     @classmethod
     def of(cls, sentences: Sequence[str]) -> ResponseIndex:
         per = [stems(s) for s in sentences]
+        # a number that reads two ways ("1.2m": a million or metres) states both values
+        sets = [frozenset(ws) | other_readings(s) for ws, s in zip(per, sentences, strict=True)]
         return cls(sentences=list(sentences), sentence_stems=per,
-                   all_stems={w for ws in per for w in ws},
+                   all_stems={w for ws in sets for w in ws},
                    lower=fold_accents(" ".join(sentences)).lower(),
-                   sentence_sets=[frozenset(ws) for ws in per])
+                   sentence_sets=sets)
 
 
 def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from factgraph.stages.context_facts import NUMBER_WORDS, content_words
+from factgraph.stages.number_forms import join_split_thousands  # "700 , 000": no clause break
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -160,16 +161,6 @@ _QUANTIFIERS = frozenset({"following", "few", "several", "some", "many", "main",
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|because)\s+")
-# a number whose thousands a tokeniser set apart ("700 , 000"): one number, no clause break
-_SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})\s+,\s+(?=\d{3}\b)")
-
-
-def join_split_thousands(text: str) -> str:
-    """``text`` with each number whose thousands a tokeniser set apart written whole
-    ("27 , 000" -> "27,000"); a year before a comma ("In 2010 , 500 people") is left alone."""
-    return _SPLIT_THOUSANDS.sub(r"\1,", text)
-
-
 def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> list[str]:
     """The facts of a long reference: its sentences (``unit="sentence"``), or each sentence
     cut at clause boundaries — commas, semicolons, colons, brackets, and the words "and",

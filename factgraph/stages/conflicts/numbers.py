@@ -3,6 +3,8 @@ has another number in the same slot — the same counted word or neighbour ("28 
 "31 firefighters", "May 1" / "May 5"), the same unit read by pint (equal quantities in other
 units are no conflict: 2 hours / 120 minutes), two years, two decades, or two ages; or the
 fact's number in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F").
+Numbers are read as their values (:mod:`factgraph.stages.number_forms`: "1.2 million" /
+"1,200,000" / "£1.2m"; "60 000"; "sixty thousand"), a scaled one marked with its magnitude.
 What agrees: a magnitude's value ("2.1 million" / "2,100,000"), a close number where either
 side gives a round figure or a bound ("about 50" / "52"), a value inside a range the other
 side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995"); a range changed
@@ -34,7 +36,7 @@ from factgraph.stages.context_facts import (
     stem,
 )
 from factgraph.stages.fact_evidence import numbers
-from factgraph.stages.text_units import join_split_thousands
+from factgraph.stages.number_forms import numbers_as_values, other_readings, readable_number
 from factgraph.stages.units import unit_registry
 
 _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
@@ -63,8 +65,8 @@ _BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 # a currency sign is the unit the number counts ("$7,000" is "7,000 dollars"), as a degree sign
 # is the scale of a temperature ("100 °C" is "100 degc", which pint reads as degC)
-_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|trillion|bn|k)\b)?)",
-                       re.I)
+_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:hundred|thousand|million|billion|"
+                       r"trillion)s\b)?)", re.I)
 
 
 _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
@@ -96,12 +98,13 @@ def _full_year_range(m: re.Match[str]) -> str:
 
 @lru_cache(maxsize=512)  # read by the slots, the neighbours and the ranges of one text
 def _number_text(text: str) -> str:
-    """``text`` as the number checks read it: a magnitude set apart from its number
-    (``split_glued_magnitudes``: "£60million"), :func:`_joined_numbers`, a decimal without
+    """``text`` as the number checks read it: each number as its value, a magnitude that
+    scaled it marked after it (``numbers_as_values``: "£60million" is "£60000000 millions"),
+    :func:`_joined_numbers`, a decimal without
     its leading zero (".375") with it, a currency sign as the word after its number and a
     temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
-                         split_glued_magnitudes(text))
+                         numbers_as_values(split_glued_magnitudes(text), mark_magnitudes=True))
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _DECADE.sub(r"\1 decade", text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
@@ -119,7 +122,8 @@ def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
     ordinals read as their number ("147th" -> "147", as content words read them); a number
     word that is part of a name (:data:`_NAME_NUMBER`) is no number."""
-    return join_split_thousands(ordinals_as_numbers(_NAME_NUMBER.sub("Name", text)))
+    return numbers_as_values(ordinals_as_numbers(_NAME_NUMBER.sub("Name", text)),
+                             mark_magnitudes=True)
 
 
 # a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
@@ -178,7 +182,8 @@ def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
 
 
 # a magnitude after a number scales it ("2.1 million" is 2,100,000); pint knows none of them
-_MAGNITUDES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+# (as ``numbers_as_values(..., mark_magnitudes=True)`` marks a scaled value: "2100000 millions")
+_MAGNITUDES = frozenset({"hundreds", "thousands", "millions", "billions", "trillions"})
 
 
 def _year_in_decade(a: str, ua: str | None, b: str, ub: str | None) -> bool:
@@ -193,12 +198,12 @@ def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when both are counts and one at least has a magnitude ("2.1 million" /
     "2,100,000" / "2.1 billion"; equal within 1%), None when they are not both counts: a bare
     number under 1,000 or a year is compared with no magnitude."""
-    if ua == ub or not {ua, ub} & set(_MAGNITUDES) or not {ua, ub} <= {*_MAGNITUDES, None}:
+    if ua == ub or not {ua, ub} & _MAGNITUDES or not {ua, ub} <= {*_MAGNITUDES, None}:
         return None
     bare = a if ua is None else b if ub is None else None
     if bare is not None and (YEAR.match(bare) or float(bare) < 1000):
         return None
-    va, vb = float(a) * _MAGNITUDES.get(ua or "", 1.0), float(b) * _MAGNITUDES.get(ub or "", 1.0)
+    va, vb = float(a), float(b)  # already scaled: "2.1 million" reads "2100000 million"
     return abs(va - vb) <= 0.01 * abs(vb)
 
 
@@ -501,13 +506,15 @@ def _shown(number: str, unit: str | None) -> str:
     if YEAR.match(number) and unit and not (_is_measure(unit) or unit in _MAGNITUDES
                                              or unit in _SHOWN_UNITS):
         return number  # a year has no unit: "1965, Paul ..." shows "1965", not "1965 paul"
-    return f"{number} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
+    if unit in _MAGNITUDES:  # the value is scaled already: "2100000 millions" is "2.1 million"
+        return readable_number(number)
+    return f"{readable_number(number)} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
 
 
 @lru_cache(maxsize=32)
 def stated_numbers(response: str) -> frozenset[str]:
     """The numbers a response states anywhere, spelled ("seven-year") or not; read once per
     response, not once per fact."""
-    response = _joined_numbers(response)
-    return frozenset({w.replace(",", "") for w in content_words(response)} | {
-        t.replace(",", "") for t in tokens(response) if t[:1].isdigit()})
+    read = _joined_numbers(response)
+    return frozenset({w.replace(",", "") for w in content_words(read)} | {
+        t.replace(",", "") for t in tokens(read) if t[:1].isdigit()} | other_readings(response))

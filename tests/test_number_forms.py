@@ -1,0 +1,132 @@
+"""A number in any of its common spellings is one value: for the evidence that a fact is
+stated and for the contradiction check alike (factgraph.stages.number_forms)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from factgraph.stages.context_facts import content_words
+from factgraph.stages.contradiction import contradiction
+from factgraph.stages.fact_evidence import ResponseIndex, fact_evidence
+from factgraph.stages.number_forms import numbers_as_values, other_readings, readable_number
+
+
+@pytest.mark.parametrize(("written", "value"), [
+    ("1,200,000 viewers", "1200000 viewers"),
+    ("1.2 million viewers", "1200000 viewers"),
+    ("$1.2m", "$1200000"),
+    ("£60million", "£60000000"),
+    ("# 60million", "# 60000000"),  # CNN/DailyMail's pound sign
+    ("60 000 fans", "60000 fans"),
+    ("60\u202f000 fans", "60000 fans"),
+    ("sixty thousand fans", "60000 fans"),
+    ("sixty-five thousand", "65000"),
+    ("fifteen hundred", "1500"),
+    ("two hundred thousand", "200000"),
+    ("a million", "1000000"),
+    ("$2,500 million", "$2500000000"),
+    ("2.5 thousand million", "2500000000"),
+    ("2 to 3 million", "2000000 to 3000000"),
+    ("8.3M people", "8300000 people"),
+    ("7B parameters", "7000000000 parameters"),
+    ("5 mln", "5000000"),
+    ("5.0%", "5%"),
+    ("1,234.56", "1234.56"),
+    ("27 , 000 times", "27000 times"),
+])
+def test_a_spelling_reads_as_its_value(written: str, value: str) -> None:
+    assert numbers_as_values(written) == value
+
+
+@pytest.mark.parametrize("kept", [
+    "In 2010, 500 people", "In 2016, 2017 and 2018", "May 12 300 people marched",
+    "3.10", "1.0.2", "1,2,3", "a 60m sprint", "1.75m tall", "4K video",
+])
+def test_what_is_no_spelling_of_one_number_stays(kept: str) -> None:
+    assert numbers_as_values(kept) == kept
+
+
+def test_a_marked_magnitude_says_what_kind_of_figure_it_is_and_reads_once() -> None:
+    marked = numbers_as_values("a deal worth £49million and 2.1 billion", mark_magnitudes=True)
+    assert marked == "a deal worth £49000000 millions and 2100000000 billions"
+    assert numbers_as_values(marked, mark_magnitudes=True) == marked
+    assert numbers_as_values(marked) == marked
+
+
+def test_a_spelling_that_reads_two_ways_gives_its_second_reading() -> None:
+    assert other_readings("1.2m viewers and 60k fans") == {"1200000", "60000"}
+    assert other_readings("60.000 fans") == {"60000"}
+    assert other_readings("$1.2m and 60 fans") == set()
+
+
+def test_a_value_is_shown_as_a_reader_writes_it() -> None:
+    assert [readable_number(v) for v in ("2500000000", "1200000", "1234567", "60000", "1986",
+                                          "3.5")] == [
+        "2.5 billion", "1.2 million", "1,234,567", "60,000", "1986", "3.5"]
+
+
+_SPELLINGS = [
+    lambda n: f"{n:,}",
+    lambda n: f"{n:,}".replace(",", " "),
+    lambda n: str(n),
+    lambda n: f"{n / 10**6:g} million" if n % 10**5 == 0 else str(n),
+    lambda n: f"{n / 10**3:g} thousand" if n % 100 == 0 else str(n),
+    lambda n: f"${n / 10**6:g}m" if n % 10**5 == 0 else f"${n}",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=999) .map(lambda k: k * 10**5)
+       | st.integers(min_value=1000, max_value=10**9), st.sampled_from(range(len(_SPELLINGS))))
+def test_every_spelling_of_a_number_reads_as_the_number(n: int, spelling: int) -> None:
+    written = _SPELLINGS[spelling](n)
+    read = numbers_as_values(f"It cost {written} in all.")
+    got = read.removeprefix("It cost ").removesuffix(" in all.").lstrip("$")
+    assert Decimal(got) == n, (written, read)
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The match drew 1.2 million viewers.", "The match drew 1,200,000 viewers."),
+    ("The match drew 1,200,000 viewers.", "The match drew 1.2 million viewers."),
+    ("The match drew 1.2 million viewers.", "The match drew 1.2m viewers."),
+    ("The stadium holds 60,000 fans.", "The stadium holds 60 000 fans."),
+    ("The stadium holds 60,000 fans.", "The stadium holds 60.000 fans."),
+    ("The stadium holds 60,000 fans.", "The stadium holds sixty thousand fans."),
+    ("The firm earned $2.5 billion.", "The firm earned $2,500 million."),
+    ("The population is 8.3 million.", "The population is 8,300,000."),
+    ("Inflation was 5% in May.", "Inflation stood at 5.0% in May."),
+    ("The town has 1,500 residents.", "The town has fifteen hundred residents."),
+])
+def test_a_fact_written_with_another_spelling_of_its_number_is_stated(fact: str,
+                                                                      said: str) -> None:
+    # before: "1.2 million" / "1,200,000", "60 000" and "sixty thousand" were shown as
+    # contradicting the fact, "1,500" / "1500" and "8.3 million" / "8,300,000" left it missing
+    assert contradiction(fact, said, said) is None
+    ev = fact_evidence(fact, ResponseIndex.of([said]))
+    assert ev.numbers_missing == 0.0 and ev.sentence_share == 1.0, ev
+
+
+@pytest.mark.parametrize(("fact", "said", "shown"), [
+    ("The match drew 1.2 million viewers.", "The match drew 1,500,000 viewers.",
+     ("1.2 million", "1.5 million viewers")),
+    ("The firm earned $2.5 billion.", "The firm earned $2.5 million.",
+     ("2.5 billion", "2.5 million")),
+    ("The stadium holds 60,000 fans.", "The stadium holds seventy thousand fans.",
+     ("60,000 fans", "70,000")),  # "seventy thousand": a figure in thousands
+    ("Danilo agreed to join for 23 million.", "Danilo will join in a deal worth £49million.",
+     ("23 million", "49 million")),
+])
+def test_another_value_in_any_spelling_is_still_a_contradiction(
+        fact: str, said: str, shown: tuple[str, str]) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == "number", found
+    assert (found.fact_value, found.response_value) == shown
+
+
+def test_content_words_read_numbers_as_values_or_as_written() -> None:
+    assert content_words("It cost £1.2m, up 5.0%.") == ["cost", "1200000", "5"]
+    assert content_words("It cost £1.2m, up 5.0%.", values=False) == ["cost", "1.2", "5.0"]
