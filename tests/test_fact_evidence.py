@@ -884,3 +884,34 @@ def test_a_faithful_answer_that_says_more_is_no_conflict(fact: str, response: st
     sentences = split_sentences(response, min_content_words=1)
     index = ResponseIndex.of(sentences)
     assert find_conflict(fact, index, fact_evidence(fact, index).sentence, response) is None
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("Martin Luther King Jr. gave the speech in 1963.", "Dr. King gave the speech in 1963."),
+    ("NASA launched the telescope in 2021.",
+     "The National Aeronautics and Space Administration launched the telescope in 2021."),
+    ("Bill Gates founded Microsoft in 1975.", "William Gates founded Microsoft in 1975."),
+    ("Manchester United beat Chelsea 2-1.", "Man Utd beat Chelsea 2-1."),
+])
+def test_one_name_in_another_form_is_no_other_name(fact: str, said: str) -> None:
+    # each was shown as a swapped name: a title read as a first name ("Dr"), an acronym whose
+    # name has an "and" in it, a given name's short form, an abbreviation
+    assert contradiction(fact, said, said) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "names"), [
+    ("Bill Gates founded Microsoft in 1975.", "Melinda Gates founded Microsoft in 1975.",
+     ("bill", "melinda")),
+    ("Manchester United beat Chelsea 2-1.", "Manchester City beat Chelsea 2-1.",
+     ("united", "city")),
+    ("NASA launched the telescope in 2021.", "ESA launched the telescope in 2021.",
+     ("nasa", "esa")),
+    # a name's opening is another name as often: "Chris" does not abbreviate "Christie"
+    ("Chris Christie appeared on The Tonight Show.",
+     "Chris Vandermeer appeared on The Tonight Show.", ("christie", "vandermeer")),
+])
+def test_another_name_is_still_caught_beside_short_forms(fact: str, said: str,
+                                                        names: tuple[str, str]) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and (found.slot, found.fact_value, found.response_value) == (
+        "name", *names)

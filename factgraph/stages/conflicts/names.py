@@ -76,6 +76,43 @@ def _spelling_variant(a: str, b: str) -> bool:
         SequenceMatcher(None, a, b).ratio() >= 0.7
 
 
+def _short_form(a: str, b: str) -> bool:
+    """Whether one of two names is the other abbreviated (:func:`_abbreviates`: "Utd" /
+    "United") or a given name's short form (:data:`_NICKNAMES`: "Bill" / "William")."""
+    return _abbreviates(a, b) or _abbreviates(b, a) or any(a in g and b in g for g in _NICKNAMES)
+
+
+def _abbreviates(short: str, long_: str) -> bool:
+    """Whether ``short`` is written from ``long_``'s letters in their order, its first letter
+    first and some letters inside left out, as an abbreviation is ("utd" / "united", "intl" /
+    "international", "govt" / "government"): three letters or more, two fewer than the word
+    at least. A word's opening alone is a name as often ("Chris" / "Christie", "Europe" /
+    "European")."""
+    if len(short) < 3 or len(long_) < len(short) + 2 or short[0] != long_[0] \
+            or long_.startswith(short):
+        return False
+    rest = iter(long_[1:])
+    return all(c in rest for c in short[1:])
+
+
+# English given names and their short forms that share no first three letters with them: one
+# person, two names ("Bill Gates" / "William Gates"; "Bill Gates" / "Melinda Gates" is two)
+_NICKNAMES: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "william bill billy will willy", "robert bob bobby rob robbie bert",
+    "richard dick rick ricky rich", "james jim jimmy jamie", "michael mike mick mickey",
+    "thomas tom tommy", "joseph joe joey", "elizabeth liz lizzie beth betty bess eliza",
+    "margaret peggy maggie meg", "henry harry hank hal", "charles chuck charlie chas",
+    "edward ted teddy ed eddie ned", "john jack johnny jon", "anthony tony",
+    "katherine catherine kate kathy katie cathy", "susan sue susie", "lawrence larry",
+    "gerald jerry", "jerome jerry", "donald don", "ronald ron", "frederick fred freddie",
+    "gregory greg", "peter pete", "philip phil", "raymond ray", "walter walt",
+    "theodore ted teddy theo", "nicholas nick", "patricia patty pat trish",
+    "patrick pat paddy", "mary molly polly", "sarah sally", "dorothy dot dottie",
+    "alexander alex sandy", "christopher chris kit", "matthew matt", "andrew andy drew",
+    "stephen steve", "steven steve", "daniel dan danny", "david dave davy",
+))
+
+
 # a pronoun stands for a name, it does not replace it ("She noticed a stain")
 _PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "these", "those",
                        "there", "his", "her", "hers", "its", "our", "their", "my", "your"})
@@ -95,7 +132,7 @@ def _names(text: str, first: bool = False) -> list[str]:
            if n.lower() not in _SCALES]
     opening = re.match(r"\s*([A-Z][a-z]{1,})\b(\s+[A-Z][a-z])?", text)
     if opening and (first or opening.group(2)) and opening.group(1).lower() not in STOPWORDS \
-            and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS:
+            and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS | TITLES:
         out.append(opening.group(1).lower())
     # an acronym or a word with a capital inside ("BERT", "SGD", "RoBERTa") is a name
     # wherever it stands, the first word too: no common word is written so
@@ -147,6 +184,11 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         "PC" as a part: one name glued to the next)."""
         return a in coded and b in coded and a not in coded[b] and b not in coded[a]
 
+    def short_form(a: str, b: str) -> bool:
+        """One name abbreviated or in its short form; not a name written as code ("AGN" is
+        initials, not "Agmatine" with letters left out)."""
+        return a not in coded and b not in coded and _short_form(a, b)
+
     response_lower = fold_accents(response_lower)
     fact_names = _names(fact)
     # "Baron/Pup": alternatives; one of them stated is enough
@@ -166,15 +208,18 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
 
     sentence_lower = sentence.lower()
     sentence_names = _names(sentence, first=True)
-    # a name the sentence spells one letter otherwise is stated ("UNCEF" / "UNICEF")
+    # a name the sentence spells one letter otherwise ("UNCEF" / "UNICEF"), abbreviates
+    # ("Man Utd" / "Manchester United") or gives in its short form ("Bill" / "William") is
+    # stated
     here = [n for n in fact_names if not stated(n, sentence_lower) and not any(
-        min(len(n), len(m)) >= 4 and _one_edit(n, m) for m in sentence_names)]
+        (min(len(n), len(m)) >= 4 and _one_edit(n, m)) or short_form(m, n)
+        for m in sentence_names)]
     if not here:
         return None
     short = _initials(fact)
     others = [m for m in sentence_names if m not in fact_names and m not in short
-              and m not in STOPWORDS and not any((m in f or f in m) and not other_code(m, f)
-                                                 for f in fact_names)
+              and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
+                                                 or short_form(m, f) for f in fact_names)
               and not _longer_acronym(m, short, sentence)]
     if not others:
         return None
@@ -211,8 +256,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         # person ("Pietersen was sacked" elsewhere keeps "Kevin Pietersen" stated)
         unnamed = not any(stated(w, response_lower) for w in run)
         for m in others:
-            if _spelling_variant(n, m) and not other_code(n, m):  # "Shepard" / "Shepherd"
-                continue
+            if (_spelling_variant(n, m) and not other_code(n, m)) or short_form(n, m):
+                continue  # "Shepard" / "Shepherd", "Bill" / "William"
             rest = share
             # the other name whole: its run, or the name alone opening the sentence ("Kevin
             # Pietersen was sacked" / "Vandermeer was sacked"; not "…, London, ran across":
@@ -314,5 +359,10 @@ def same_place(a: str, b: str) -> bool:
 
 @lru_cache(maxsize=32)
 def _spelled_out_initials(response_lower: str) -> frozenset[str]:
-    """The acronyms a response spells out ("Member of Parliament" -> "mp"); once per response."""
-    return frozenset(_initials(response_lower.title().replace(" Of ", " ")))
+    """The acronyms a response spells out ("Member of Parliament" -> "mp", "National
+    Aeronautics and Space Administration" -> "nasa": the small words of a name make no
+    letter); once per response."""
+    return frozenset(_initials(_SMALL_WORDS.sub(" ", response_lower.title())))
+
+
+_SMALL_WORDS = re.compile(r" (?:Of|And|The|For|&) ")
