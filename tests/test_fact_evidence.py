@@ -13,6 +13,7 @@ from factgraph.stages.fact_calibration import fit_logistic, load_calibration
 from factgraph.stages.fact_evidence import (
     FEATURES,
     ResponseIndex,
+    acronyms,
     distinctiveness,
     fact_evidence,
     feature_vector,
@@ -915,3 +916,27 @@ def test_another_name_is_still_caught_beside_short_forms(fact: str, said: str,
     found = contradiction(fact, said, said)
     assert found is not None and (found.slot, found.fact_value, found.response_value) == (
         "name", *names)
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The United Kingdom left the EU in 2020.", "The UK left the European Union in 2020."),
+    ("The World Health Organization declared a pandemic.", "The WHO declared a pandemic."),
+    ("NASA launched the telescope in 2021.",
+     "The National Aeronautics and Space Administration launched the telescope in 2021."),
+    ("Large language models are trained on web text.", "LLMs are trained on web text."),
+    ("LLMs are trained on web text.", "Large language models are trained on web text."),
+    ("The film is set in Los Angeles.", "The film is set in L.A."),
+])
+def test_an_acronym_states_the_words_it_stands_for(fact: str, said: str) -> None:
+    # each was missing or nearly (P 0.28-0.46): the acronym shares no word with its name
+    ev = fact_evidence(fact, ResponseIndex.of([said]))
+    assert ev.sentence_share == 1.0 and ev.names_missing == 0.0, ev
+    assert fact_evidence(fact, ResponseIndex.of(["A show about Paris."])).sentence_share == 0.0
+
+
+def test_an_acronym_of_two_letters_spells_out_only_a_name() -> None:
+    # "US" is "United States", not any two words that open with u and s
+    ev = fact_evidence("The model uses sparse attention.",
+                       ResponseIndex.of(["The model runs in the US."]))
+    assert ev.sentence_share == pytest.approx(1 / 4)  # "model" alone
+    assert acronyms("The U.S. and the UK trained LLMs; RoBERTa did not.") == {"us", "uk", "llm"}

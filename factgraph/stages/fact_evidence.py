@@ -33,7 +33,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -121,6 +121,54 @@ def _pairs(seq: Sequence[str], window: int = 2) -> set[tuple[str, str]]:
             for j in range(i + 1, min(len(seq), i + 1 + window))}
 
 
+# an acronym as a text writes it: "UK", "U.S.", "LLMs" (its plural), "NASA"; not a capital
+# inside a word ("RoBERTa")
+_ACRONYM = re.compile(r"(?<![\w.])((?:[A-Z]\.){2,}|[A-Z]{2,6})s?(?![A-Za-z])")
+_LONGEST_ACRONYM = 6
+
+
+def acronyms(text: str) -> frozenset[str]:
+    """The acronyms ``text`` writes, lower-case, without dots ("U.S." -> "us", "LLMs" ->
+    "llm")."""
+    return frozenset(m.group(1).replace(".", "").lower() for m in _ACRONYM.finditer(text))
+
+
+def span_initials(words: Sequence[str]) -> frozenset[str]:
+    """The initials of each run of 3 to 6 of ``words`` ("large language models" -> "llm"):
+    the acronyms the text spells out."""
+    return frozenset("".join(w[0] for w in words[i: i + size])
+                     for size in range(3, _LONGEST_ACRONYM + 1)
+                     for i in range(len(words) - size + 1))
+
+
+_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|the|for)\s+)?[A-Z][a-z]+)+")
+
+
+def name_initials(text: str) -> frozenset[str]:
+    """The initials of each stretch of two or more words of a name of ``text`` ("European
+    Union" -> "eu"; "the Bank of England" -> "be"): the short acronyms it spells out."""
+    out: set[str] = set()
+    for run in _NAME_RUN.findall(fold_accents(text)):
+        words = [w for w in run.split() if w[0].isupper()]
+        out.update("".join(w[0] for w in words[i:j]).lower()
+                   for i in range(len(words)) for j in range(i + 2, len(words) + 1))
+    return frozenset(out)
+
+
+def spelled_out(words: Sequence[str], acronym: str, capitalised: frozenset[str]
+                ) -> list[int]:
+    """The positions of the run of ``words`` whose initials are ``acronym`` ("united",
+    "kingdom" for "uk"); an acronym of two letters only over capitalised words ("United
+    Kingdom", not "use sparse")."""
+    size = len(acronym)
+    for i in range(len(words) - size + 1):
+        run = words[i: i + size]
+        if "".join(w[0] for w in run) == acronym and (
+                size >= 3 or all(w in capitalised for w in run)):
+            return list(range(i, i + size))
+    return []
+
+
 @dataclass
 class ResponseIndex:
     """A response read once: its sentences, their stems, and the stems of the whole text."""
@@ -130,6 +178,8 @@ class ResponseIndex:
     all_stems: set[str]
     lower: str  # the whole text lower-cased, accents dropped (where names are looked up)
     sentence_sets: list[frozenset[str]]  # each sentence's stems as a set: read once, not per fact
+    sentence_acronyms: list[frozenset[str]] = field(default_factory=list)  # "UK", "LLMs"
+    sentence_initials: list[frozenset[str]] = field(default_factory=list)  # spelled out
 
     @classmethod
     def of(cls, sentences: Sequence[str]) -> ResponseIndex:
@@ -139,14 +189,40 @@ class ResponseIndex:
         return cls(sentences=list(sentences), sentence_stems=per,
                    all_stems={w for ws in sets for w in ws},
                    lower=fold_accents(" ".join(sentences)).lower(),
-                   sentence_sets=sets)
+                   sentence_sets=sets,
+                   sentence_acronyms=[acronyms(s) for s in sentences],
+                   sentence_initials=[span_initials(ws) | name_initials(s)
+                                      for ws, s in zip(per, sentences, strict=True)])
 
 
-def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex
-                  ) -> list[float]:
-    """For each response sentence, the summed weight of ``words`` it holds."""
+def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex,
+                  sets: Sequence[frozenset[str]] | None = None) -> list[float]:
+    """For each response sentence, the summed weight of ``words`` it holds (``sets``: the
+    sentences' stems as the fact reads them, :func:`acronym_sets`; the index's by default)."""
     return [sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
-            for have in response.sentence_sets]
+            for have in (response.sentence_sets if sets is None else sets)]
+
+
+def acronym_sets(fact: str, words: Sequence[str], response: ResponseIndex
+                 ) -> list[frozenset[str]]:
+    """Each sentence's stems with the fact's words that an acronym states: the words the
+    sentence writes as an acronym ("United Kingdom" where it says "UK", "large language
+    models" where it says "LLMs") and the fact's acronym where the sentence spells it out
+    ("NASA" where it says "National Aeronautics and Space Administration"). An acronym and
+    its name are one name, for the people who label facts too."""
+    fact_acronyms = acronyms(fact) & set(words)
+    if not fact_acronyms and not any(response.sentence_acronyms):
+        return response.sentence_sets
+    sets = list(response.sentence_sets)
+    plain = content_words(fact)  # the words of ``words``, unstemmed, in order
+    capitalised = frozenset(w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fold_accents(fact)))
+    for i, have in enumerate(sets):
+        extra = {a for a in fact_acronyms if a in response.sentence_initials[i]}
+        for a in response.sentence_acronyms[i] if i < len(response.sentence_acronyms) else ():
+            extra.update(words[j] for j in spelled_out(plain, a, capitalised))
+        if extra:
+            sets[i] = have | extra
+    return sets
 
 
 def fact_evidence(fact: str, response: ResponseIndex,
@@ -165,9 +241,13 @@ def fact_evidence(fact: str, response: ResponseIndex,
                             None if best_e is None else float(best_e))
     weights = [informativeness(w) for w in words]
     total = sum(weights)
-    word_share = sum(w in response.all_stems for w in words) / n
+    sets = acronym_sets(fact, words, response)
+    by_acronym = set().union(*(a - b for a, b in zip(sets, response.sentence_sets,
+                                                      strict=True)))
+    said = response.all_stems | by_acronym
+    word_share = sum(w in said for w in words) / n
     best = (-1.0, -2.0, 0)
-    for i, hit in enumerate(weighted_hits(words, weights, response)):
+    for i, hit in enumerate(weighted_hits(words, weights, response, sets)):
         e = float(similarities[i]) if similarities is not None else 0.0
         if (hit / total, e) > best[:2]:
             best = (hit / total, e, i)
@@ -175,7 +255,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
     if weighted <= 0.0 and similarities is not None and len(similarities):
         k = int(np.argmax(similarities))
     aligned = response.sentence_stems[k]
-    have = response.sentence_sets[k]
+    have = sets[k]
     sentence_share = sum(w in have for w in words) / n
     fact_pairs = _pairs(words)
     bigram = (len(fact_pairs & _pairs(aligned)) / len(fact_pairs)) if fact_pairs else \
@@ -184,14 +264,18 @@ def fact_evidence(fact: str, response: ResponseIndex,
     numbers_missing = (sum(x not in response.all_stems for x in nums) / len(nums)) if nums \
         else 0.0
     nms = names(fact)
-    names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower) for m in nms)
+    # a name stated by its acronym, or an acronym spelled out ("EU" / "European Union")
+    spelled = acronyms(fact) & set(nms)
+    if spelled:
+        spelled &= frozenset().union(*response.sentence_initials)
+    names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower)
+                         and stem(m) not in by_acronym and m not in spelled for m in nms)
                      / len(nms)) if nms else 0.0
     unseen = max(distinct.values(), default=1.0) if distinct else 1.0  # a stem of no fact
     idf = [1.0 if distinct is None else distinct.get(w, unseen) for w in words]
     idf_total = sum(idf)
-    distinct_share = sum(x for w, x in zip(words, idf, strict=True)
-                         if w in response.all_stems) / idf_total
-    distinct_sentence = max(weighted_hits(words, idf, response)) / idf_total
+    distinct_share = sum(x for w, x in zip(words, idf, strict=True) if w in said) / idf_total
+    distinct_sentence = max(weighted_hits(words, idf, response, sets)) / idf_total
     return FactEvidence(
         word_share=word_share, sentence_share=sentence_share, weighted_share=weighted,
         bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
