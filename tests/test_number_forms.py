@@ -130,3 +130,38 @@ def test_another_value_in_any_spelling_is_still_a_contradiction(
 def test_content_words_read_numbers_as_values_or_as_written() -> None:
     assert content_words("It cost £1.2m, up 5.0%.") == ["cost", "1200000", "5"]
     assert content_words("It cost £1.2m, up 5.0%.", values=False) == ["cost", "1.2", "5.0"]
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The temperature fell to -10 °C.", "The temperature fell to 14 °F."),
+    ("The temperature fell to -10 °C.", "The temperature fell to minus 10 degrees Celsius."),
+    ("The patient took 500 mg twice a day.", "The patient took 0.5 g twice a day."),
+    ("The file is 2 MB.", "The file is 2,048 KB."),
+    ("The file is 2 MB.", "The file is 2,000 KB."),
+    ("The phone has 8 GB of memory.", "The phone has 8GB of memory."),
+    ("Version 2.15.0 added the flag.", "Version 2.15.0 added the flag in 2 MB."),
+])
+def test_one_quantity_in_other_units_or_spellings_is_no_contradiction(fact: str,
+                                                                     said: str) -> None:
+    # each was shown contradicted: the minus sign was dropped (10 °C is 50 °F), a unit of
+    # one letter was not read ("0.5 g" measured "twice"), a megabyte is 1,000 or 1,024 KB
+    assert contradiction(fact, said, said) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "shown"), [
+    ("The temperature fell to -10 °C.", "The temperature fell to 10 °C.", ("-10 °C", "10 °C")),
+    ("The phone has 8 GB of memory.", "The phone has 16GB of memory.", ("8 gb", "16 gb")),
+    ("The patient took 500 mg twice a day.", "The patient took 5 g twice a day.",
+     ("500 mg", "5 g")),
+    ("The file is 2 MB.", "The file is 3 MB.", ("2 mb", "3 mb")),
+])
+def test_another_quantity_is_still_a_contradiction(fact: str, said: str,
+                                                   shown: tuple[str, str]) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and (found.fact_value, found.response_value) == shown
+
+
+def test_a_unit_written_onto_its_number_stands_apart() -> None:
+    assert content_words("8GB of memory and a 10km run, 500mg twice") == [
+        "8", "memory", "10", "run", "500", "twice"]
+    assert content_words("the 1990s and 4K video") == ["1990s", "video"]

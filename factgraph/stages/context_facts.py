@@ -23,7 +23,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.number_forms import numbers_as_values
+from factgraph.stages.number_forms import numbers_as_values, split_glued_units
 from factgraph.stages.session import ModelSession
 
 STOPWORDS = frozenset([
@@ -118,6 +118,7 @@ def content_words(text: str, values: bool = True) -> list[str]:
     to the text's own spelling must find."""
     # numbers before the case goes: "8.3M" is 8.3 million, "8.3m" may be metres
     plain = fold_accents(text)
+    plain = split_glued_units(plain)  # "8GB" is 8 GB
     plain = ordinals_as_numbers((numbers_as_values(plain) if values else plain).lower())
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = split_glued_magnitudes(plain)

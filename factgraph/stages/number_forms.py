@@ -175,3 +175,15 @@ def readable_number(value: str) -> str:
         if abs(number) >= size and -scaled.as_tuple().exponent <= 3:  # type: ignore[operator]
             return f"{format(scaled, 'f')} {name}"
     return f"{int(number):,}"
+
+
+# units written onto their number ("8GB", "10km", "500mg"), as a reader writes them apart; not
+# a unit of one letter ("5m" may be five million, "1990s" is a decade) nor "4K" or "3D"
+_GLUED_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(km|cm|mm|kg|mg|lbs?|ft|mph|kph|gb|mb|kb|tb|"
+                         r"ghz|mhz|khz|hz|kw|kwh|mw|gw|ml|cl|kcal|bhp)\b", re.I)
+
+
+def split_glued_units(text: str) -> str:
+    """``text`` with a unit written onto its number set apart ("8GB" -> "8 GB", "500mg" ->
+    "500 mg"): one number, as "8 GB" reads."""
+    return _GLUED_UNIT.sub(r"\1 \2", text)

@@ -36,7 +36,12 @@ from factgraph.stages.context_facts import (
     stem,
 )
 from factgraph.stages.fact_evidence import numbers
-from factgraph.stages.number_forms import numbers_as_values, other_readings, readable_number
+from factgraph.stages.number_forms import (
+    numbers_as_values,
+    other_readings,
+    readable_number,
+    split_glued_units,
+)
 from factgraph.stages.units import unit_registry
 
 _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
@@ -49,9 +54,16 @@ def _is_measure(word: str) -> bool:
     return word in _MEASURES or stem(word) == "year"
 
 
+# units of one letter, read as the unit only right after their number ("0.5 g", "5 m")
+_ONE_LETTER_UNITS = frozenset({"g", "m", "s", "l", "h", "t"})
+
+
 def _next_word(toks: list[str], i: int) -> str | None:
     """The word a number counts or measures: the next word that is not a function word
-    ("28 firefighters", "120,000 of them" -> None)."""
+    ("28 firefighters", "120,000 of them" -> None; "0.5 g": a unit of one letter right
+    after it)."""
+    if toks[i + 1: i + 2] and toks[i + 1] in _ONE_LETTER_UNITS:
+        return toks[i + 1]
     for t in toks[i + 1: i + 3]:
         if t in FUNCTION_WORDS:
             return None
@@ -76,6 +88,11 @@ _TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|
 
 
 _PINT_UNITS = {"degc": "degC", "degf": "degF"}
+
+# a temperature below zero: "-10 °C", "−10 °C", "minus 10 degrees" (its sign read; a hyphen
+# after a number is a range or a score: "30 -20" is none)
+_BELOW_ZERO = re.compile(r"(?:(?<=[\s(])|^)(?:[-−]|minus\s+)(\d[\d.,]*)(?=\s*(?:degc|degf|"
+                         r"degrees?)\b)", re.I)
 
 _SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 
@@ -104,11 +121,13 @@ def _number_text(text: str) -> str:
     its leading zero (".375") with it, a currency sign as the word after its number and a
     temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
-                         numbers_as_values(split_glued_magnitudes(text), mark_magnitudes=True))
+                         numbers_as_values(split_glued_units(split_glued_magnitudes(text)),
+                                           mark_magnitudes=True))
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _DECADE.sub(r"\1 decade", text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
                             else " degc", text)
+    text = _BELOW_ZERO.sub(r"minus \1", text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
 
 
@@ -140,7 +159,7 @@ def _ages(text: str) -> set[str]:
 def _number_slots(text: str) -> list[tuple[str, str | None]]:
     """(number, the word after it) for each number of ``text`` as content words read it: a
     token that is a number and nothing else ("Was375" is no number; ".375" is a decimal,
-    kept as ``0.375``)."""
+    kept as ``0.375``; a temperature below zero keeps its sign: "-10")."""
     text = _number_text(text)
     toks = tokens(text)
     raw = [t.lower() for t in TOKEN.findall(text)]  # before "one" reads as 1
@@ -153,7 +172,8 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
         # "one of his albums" counts nothing; "one year" measures
         if (v in nums or t in nums) and not (len(raw) == len(toks) and raw[i] == "one" and not (
                 i + 1 < len(toks) and _is_measure(toks[i + 1]))):
-            out.append((v, _next_word(toks, i)))
+            sign = "-" if i and toks[i - 1] == "minus" else ""
+            out.append((sign + v, _next_word(toks, i)))
     return out
 
 
@@ -225,6 +245,12 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
         return count
     if not ua or not ub or ua == ub:
         return None
+    fa, fb = _as_float(a), _as_float(b)
+    if fa is None or fb is None:  # "2.15.0": a version, no quantity
+        return None
+    data = _same_data_size(fa, ua, fb, ub)
+    if data is not None:
+        return data
     try:
         reg = unit_registry()
         qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))
@@ -234,6 +260,22 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
         return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
     except Exception:  # pint raises many kinds of errors for words that are not units
         return None
+
+
+_DATA_PREFIXES = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+_DATA_UNIT = re.compile(r"^([kmgtp]?)i?(b|bytes?)$")
+
+
+def _same_data_size(a: float, ua: str, b: float, ub: str) -> bool | None:
+    """True / False when both are sizes of data in bytes ("2 MB" / "2,048 KB"): equal within
+    1% with the prefixes read as powers of 1,000 or of 1,024, as both are written; None when
+    they are not both sizes of data."""
+    ma, mb = _DATA_UNIT.match(ua), _DATA_UNIT.match(ub)
+    if ma is None or mb is None:
+        return None
+    pa, pb = _DATA_PREFIXES[ma.group(1)], _DATA_PREFIXES[mb.group(1)]
+    return any(abs(a * base**pa - b * base**pb) <= 0.01 * abs(b * base**pb)
+               for base in (1000, 1024))
 
 
 # a number given as a round figure or a bound: another within 10% of it says no other thing
@@ -459,8 +501,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if not same_kind:
                 continue
             # the slot's words: the number, and a decade as the fact writes it ("1990s")
-            share, size = rest_share(fact_stems, {n, f"{n}s"} if unit == "decade" else {n},
-                                     sentence_stems)
+            share, size = rest_share(fact_stems, {n, f"{n}s"} if unit == "decade" else {
+                n, n.lstrip("-")}, sentence_stems)
             if n in response_words and not own_slot and not (
                     YEAR.match(n) and YEAR.match(m) and share == 1.0):
                 continue  # two years where every other word of the fact stands is one slot
