@@ -13,6 +13,7 @@ from factgraph.stages.context_facts import content_words
 from factgraph.stages.contradiction import contradiction
 from factgraph.stages.fact_evidence import ResponseIndex, fact_evidence
 from factgraph.stages.number_forms import numbers_as_values, other_readings, readable_number
+from factgraph.stages.quantities import equal_quantities, stated_quantities
 
 
 @pytest.mark.parametrize(("written", "value"), [
@@ -165,3 +166,31 @@ def test_a_unit_written_onto_its_number_stands_apart() -> None:
     assert content_words("8GB of memory and a 10km run, 500mg twice") == [
         "8", "memory", "10", "run", "500", "twice"]
     assert content_words("the 1990s and 4K video") == ["1990s", "video"]
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The bridge is 1,280 metres long.", "The bridge is 1.28 km long."),
+    ("The bridge is 1,280 metres long.", "The bridge is 4,200 feet long."),
+    ("The project took 2 weeks.", "The project took 14 days."),
+    ("The film runs 2 hours.", "The film runs 120 minutes."),
+    ("The car weighs 1.5 tonnes.", "The car weighs 1,500 kg."),
+    ("The river is 100 miles long.", "The river is about 161 km long."),
+])
+def test_a_quantity_in_another_unit_states_the_fact_s_number(fact: str, said: str) -> None:
+    # each read "numbers missing 1.00" and P about 0.3: missing, though no conflict was shown
+    ev = fact_evidence(fact, ResponseIndex.of([said]))
+    assert ev.numbers_missing == 0.0 and ev.sentence_share == 1.0, ev
+    assert contradiction(fact, said, said) is None
+    other = said.replace("1.28", "1.5").replace("14", "20").replace("120", "90").replace(
+        "1,500", "2,500").replace("161", "250").replace("4,200", "5,000")
+    assert fact_evidence(fact, ResponseIndex.of([other])).numbers_missing == 1.0
+    found = contradiction(fact, other, other)
+    assert found is not None and found.slot == "number", (other, found)
+
+
+def test_only_units_of_one_measure_are_compared() -> None:
+    assert stated_quantities("It is 5 km long, took 2 hours, reached -10 °C, in 2020.") == [
+        ("5", 5.0, "km"), ("2", 2.0, "hours"), ("10", -10.0, "degc")]
+    assert equal_quantities(2.0, "weeks", 14.0, "days") is True
+    assert equal_quantities(2.0, "weeks", 15.0, "days") is False
+    assert equal_quantities(5.0, "km", 5.0, "kg") is None

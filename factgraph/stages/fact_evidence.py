@@ -39,6 +39,7 @@ import numpy as np
 
 from factgraph.stages.context_facts import content_words, fold_accents, stem
 from factgraph.stages.number_forms import other_readings
+from factgraph.stages.quantities import MEASURE_UNITS, equal_quantities, stated_quantities
 from factgraph.stages.text_units import ends_with_abbreviation
 
 _NUMBER = re.compile(r"\d")
@@ -180,6 +181,8 @@ class ResponseIndex:
     sentence_sets: list[frozenset[str]]  # each sentence's stems as a set: read once, not per fact
     sentence_acronyms: list[frozenset[str]] = field(default_factory=list)  # "UK", "LLMs"
     sentence_initials: list[frozenset[str]] = field(default_factory=list)  # spelled out
+    # (number, value, unit) of each measured quantity: "1.28 km", "14 °F"
+    sentence_quantities: list[list[tuple[str, float, str]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, sentences: Sequence[str]) -> ResponseIndex:
@@ -192,7 +195,8 @@ class ResponseIndex:
                    sentence_sets=sets,
                    sentence_acronyms=[acronyms(s) for s in sentences],
                    sentence_initials=[span_initials(ws) | name_initials(s)
-                                      for ws, s in zip(per, sentences, strict=True)])
+                                      for ws, s in zip(per, sentences, strict=True)],
+                   sentence_quantities=[stated_quantities(s) for s in sentences])
 
 
 def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex,
@@ -201,6 +205,29 @@ def weighted_hits(words: Sequence[str], weights: Sequence[float], response: Resp
     sentences' stems as the fact reads them, :func:`acronym_sets`; the index's by default)."""
     return [sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
             for have in (response.sentence_sets if sets is None else sets)]
+
+
+def stated_sets(fact: str, words: Sequence[str], response: ResponseIndex
+                ) -> list[frozenset[str]]:
+    """Each sentence's stems with the fact's words that it states in another form: an acronym
+    (:func:`acronym_sets`) or a quantity in another unit ("1,280 metres" where it says "1.28
+    km", "2 weeks" where it says "14 days": the fact's number and unit)."""
+    sets = acronym_sets(fact, words, response)
+    if not any(response.sentence_quantities):
+        return sets
+    have = set(words)
+    fact_quantities = [(n, v, u) for n, v, u in stated_quantities(fact) if n in have]
+    if not fact_quantities:
+        return sets
+    sets = list(sets)
+    for i, said in enumerate(response.sentence_quantities):
+        extra = {w for n, v, u in fact_quantities if n not in sets[i]
+                 and any(u2 != u and MEASURE_UNITS[u2] == MEASURE_UNITS[u]
+                         and equal_quantities(v, u, v2, u2) for _, v2, u2 in said)
+                 for w in (n, stem(u)) if w in have}
+        if extra:
+            sets[i] = sets[i] | extra
+    return sets
 
 
 def acronym_sets(fact: str, words: Sequence[str], response: ResponseIndex
@@ -241,7 +268,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
                             None if best_e is None else float(best_e))
     weights = [informativeness(w) for w in words]
     total = sum(weights)
-    sets = acronym_sets(fact, words, response)
+    sets = stated_sets(fact, words, response)
     by_acronym = set().union(*(a - b for a, b in zip(sets, response.sentence_sets,
                                                       strict=True)))
     said = response.all_stems | by_acronym
@@ -261,8 +288,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
     bigram = (len(fact_pairs & _pairs(aligned)) / len(fact_pairs)) if fact_pairs else \
         float(sentence_share)
     nums = numbers(fact)
-    numbers_missing = (sum(x not in response.all_stems for x in nums) / len(nums)) if nums \
-        else 0.0
+    numbers_missing = (sum(x not in said for x in nums) / len(nums)) if nums else 0.0
     nms = names(fact)
     # a name stated by its acronym, or an acronym spelled out ("EU" / "European Union")
     spelled = acronyms(fact) & set(nms)

@@ -87,6 +87,11 @@ def join_split_thousands(text: str) -> str:
     return _SPLIT_THOUSANDS.sub(r"\1,", text)
 
 
+# a digit, or a number word before a magnitude ("sixty thousand"): a text without either has
+# no number to rewrite
+_ANY_NUMBER = re.compile(rf"\d|\b(?:{_MAGNITUDE_WORD})\b", re.I)
+
+
 def _value(number: str, factor: int) -> str:
     """``number`` times ``factor`` as plain digits ("1.2", 10**6 -> "1200000")."""
     try:
@@ -135,6 +140,8 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
             factor *= MAGNITUDES[w.lower()]
         return scaled(m.group(1), factor, words[-1])
 
+    if not _ANY_NUMBER.search(text):  # most sentences of prose: nothing to read
+        return text
     text = _GROUPED.sub(_grouped, join_split_thousands(text))
     text = _ZERO_FRACTION.sub(r"\1", text)
     text = _NUMBER_WORD_BEFORE_MAGNITUDE.sub(_number_word, text)

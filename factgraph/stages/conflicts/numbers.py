@@ -42,7 +42,7 @@ from factgraph.stages.number_forms import (
     readable_number,
     split_glued_units,
 )
-from factgraph.stages.units import unit_registry
+from factgraph.stages.quantities import equal_quantities, temperatures_as_units
 
 _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
                        "months", "years", "miles", "km", "kilometres", "kilometers", "metres",
@@ -83,17 +83,6 @@ _CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:hundred|thousa
 
 _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
 
-_TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
-                          r"fahrenheit)\b)", re.I)
-
-
-_PINT_UNITS = {"degc": "degC", "degf": "degF"}
-
-# a temperature below zero: "-10 °C", "−10 °C", "minus 10 degrees" (its sign read; a hyphen
-# after a number is a range or a score: "30 -20" is none)
-_BELOW_ZERO = re.compile(r"(?:(?<=[\s(])|^)(?:[-−]|minus\s+)(\d[\d.,]*)(?=\s*(?:degc|degf|"
-                         r"degrees?)\b)", re.I)
-
 _SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
 
 
@@ -119,15 +108,13 @@ def _number_text(text: str) -> str:
     scaled it marked after it (``numbers_as_values``: "£60million" is "£60000000 millions"),
     :func:`_joined_numbers`, a decimal without
     its leading zero (".375") with it, a currency sign as the word after its number and a
-    temperature's scale as pint's unit (:data:`_CURRENCY`, :data:`_TEMPERATURE`)."""
+    temperature's scale as pint's unit (:data:`_CURRENCY`, ``temperatures_as_units``)."""
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
                          numbers_as_values(split_glued_units(split_glued_magnitudes(text)),
                                            mark_magnitudes=True))
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _DECADE.sub(r"\1 decade", text)
-    text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
-                            else " degc", text)
-    text = _BELOW_ZERO.sub(r"minus \1", text)
+    text = temperatures_as_units(text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
 
 
@@ -248,34 +235,7 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
     fa, fb = _as_float(a), _as_float(b)
     if fa is None or fb is None:  # "2.15.0": a version, no quantity
         return None
-    data = _same_data_size(fa, ua, fb, ub)
-    if data is not None:
-        return data
-    try:
-        reg = unit_registry()
-        qa = reg.Quantity(float(a), _PINT_UNITS.get(ua, ua))
-        qb = reg.Quantity(float(b), _PINT_UNITS.get(ub, ub))
-        if qa.dimensionality != qb.dimensionality or qa.dimensionless:
-            return None
-        return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
-    except Exception:  # pint raises many kinds of errors for words that are not units
-        return None
-
-
-_DATA_PREFIXES = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
-_DATA_UNIT = re.compile(r"^([kmgtp]?)i?(b|bytes?)$")
-
-
-def _same_data_size(a: float, ua: str, b: float, ub: str) -> bool | None:
-    """True / False when both are sizes of data in bytes ("2 MB" / "2,048 KB"): equal within
-    1% with the prefixes read as powers of 1,000 or of 1,024, as both are written; None when
-    they are not both sizes of data."""
-    ma, mb = _DATA_UNIT.match(ua), _DATA_UNIT.match(ub)
-    if ma is None or mb is None:
-        return None
-    pa, pb = _DATA_PREFIXES[ma.group(1)], _DATA_PREFIXES[mb.group(1)]
-    return any(abs(a * base**pa - b * base**pb) <= 0.01 * abs(b * base**pb)
-               for base in (1000, 1024))
+    return equal_quantities(fa, ua, fb, ub)
 
 
 # a number given as a round figure or a bound: another within 10% of it says no other thing
