@@ -606,3 +606,24 @@ def test_the_evidence_judge_needs_no_query_on_the_command_line(tmp_path: Path) -
     assert named.exit_code == 0, named.output
     refused = invoke(*base, "--context", str(answer))  # two texts, a short answer: it reads it
     assert refused.exit_code != 0 and "give --query" in refused.output
+
+
+def test_a_fact_stated_in_another_form_says_how_it_was_read() -> None:
+    """An acronym or a quantity in another unit counts the fact's words as stated; the reason
+    says what was read as what, so that "words 1.00" over a sentence without those words is
+    explained."""
+    from factgraph.graph import analyze
+    from factgraph.graph.reasons import reasons
+
+    answer = "The UK left the European Union in 2020. The bridge is 1.28 km long."
+    facts = ["The United Kingdom left the EU in 2020.", "The bridge is 1,280 metres long.",
+             "The bridge opened in 1932."]
+    ev = factgraph.evaluate("q", answer, facts=facts, judge="e2e-evidence")
+    assert _by_fact(ev) == {"f1": "covered", "f2": "covered", "f3": "missing"}
+    why = reasons(analyze(ev.graph))
+    by_fact = {s.metadata["fact_id"]: why.by_statement[s.id] for s in ev.graph.statements
+               if s.metadata.get("given")}
+    assert by_fact["f1"].evidence["read_as"] == ["UK = united kingdom"]
+    assert "read as UK = united kingdom" in by_fact["f1"].line()
+    assert "read as 1280 metres = 1.28 km" in by_fact["f2"].line()
+    assert "read as" not in by_fact["f3"].line()

@@ -128,6 +128,9 @@ class Reason:
                  if isinstance(values.get(key), int | float) and not isinstance(
                      values.get(key), bool)
                  and (key not in ("numbers_missing", "names_missing") or values[key] > 0)]
+        read_as = values.get("read_as")
+        if isinstance(read_as, list | tuple) and read_as:
+            parts.append("read as " + "; ".join(str(x) for x in read_as))
         body = ", ".join(parts)
         if self.method and body:
             return f" ({self.method}: {body})"

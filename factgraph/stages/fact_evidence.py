@@ -115,6 +115,9 @@ class FactEvidence:
     similarity: float | None = None
     distinct_share: float = 0.0
     distinct_sentence_share: float = 0.0
+    # what the aligned sentence states in another form: "UK = united kingdom", "1280 metres =
+    # 1.28 km" (:func:`stated_sets`), so that a reason shows why its words count
+    read_as: tuple[str, ...] = ()
 
 
 def _pairs(seq: Sequence[str], window: int = 2) -> set[tuple[str, str]]:
@@ -208,48 +211,59 @@ def weighted_hits(words: Sequence[str], weights: Sequence[float], response: Resp
 
 
 def stated_sets(fact: str, words: Sequence[str], response: ResponseIndex
-                ) -> list[frozenset[str]]:
-    """Each sentence's stems with the fact's words that it states in another form: an acronym
-    (:func:`acronym_sets`) or a quantity in another unit ("1,280 metres" where it says "1.28
-    km", "2 weeks" where it says "14 days": the fact's number and unit)."""
-    sets = acronym_sets(fact, words, response)
+                ) -> tuple[list[frozenset[str]], list[list[str]]]:
+    """Each sentence's stems with the fact's words that it states in another form, and for
+    each sentence what it so states ("UK = united kingdom", "1280 metres = 1.28 km"): an
+    acronym (:func:`acronym_sets`) or a quantity in another unit ("1,280 metres" where it
+    says "1.28 km", "2 weeks" where it says "14 days": the fact's number and unit)."""
+    sets, notes = acronym_sets(fact, words, response)
     if not any(response.sentence_quantities):
-        return sets
+        return sets, notes
     have = set(words)
     fact_quantities = [(n, v, u) for n, v, u in stated_quantities(fact) if n in have]
     if not fact_quantities:
-        return sets
+        return sets, notes
     sets = list(sets)
     for i, said in enumerate(response.sentence_quantities):
-        extra = {w for n, v, u in fact_quantities if n not in sets[i]
-                 and any(u2 != u and MEASURE_UNITS[u2] == MEASURE_UNITS[u]
-                         and equal_quantities(v, u, v2, u2) for _, v2, u2 in said)
-                 for w in (n, stem(u)) if w in have}
-        if extra:
-            sets[i] = sets[i] | extra
-    return sets
+        for n, v, u in fact_quantities:
+            same = next(((v2, u2) for _, v2, u2 in said if n not in sets[i] and u2 != u
+                         and MEASURE_UNITS[u2] == MEASURE_UNITS[u]
+                         and equal_quantities(v, u, v2, u2)), None)
+            if same is not None:
+                sets[i] = sets[i] | {w for w in (n, stem(u)) if w in have}
+                notes[i].append(f"{v:g} {u} = {same[0]:g} {same[1]}")
+    return sets, notes
 
 
 def acronym_sets(fact: str, words: Sequence[str], response: ResponseIndex
-                 ) -> list[frozenset[str]]:
-    """Each sentence's stems with the fact's words that an acronym states: the words the
-    sentence writes as an acronym ("United Kingdom" where it says "UK", "large language
-    models" where it says "LLMs") and the fact's acronym where the sentence spells it out
-    ("NASA" where it says "National Aeronautics and Space Administration"). An acronym and
-    its name are one name, for the people who label facts too."""
+                 ) -> tuple[list[frozenset[str]], list[list[str]]]:
+    """Each sentence's stems with the fact's words that an acronym states, and what it so
+    states: the words the sentence writes as an acronym ("United Kingdom" where it says
+    "UK", "large language models" where it says "LLMs") and the fact's acronym where the
+    sentence spells it out ("NASA" where it says "National Aeronautics and Space
+    Administration"). An acronym and its name are one name, for the people who label facts
+    too."""
+    notes: list[list[str]] = [[] for _ in response.sentence_sets]
     fact_acronyms = acronyms(fact) & set(words)
     if not fact_acronyms and not any(response.sentence_acronyms):
-        return response.sentence_sets
+        return response.sentence_sets, notes
     sets = list(response.sentence_sets)
     plain = content_words(fact)  # the words of ``words``, unstemmed, in order
     capitalised = frozenset(w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fold_accents(fact)))
     for i, have in enumerate(sets):
-        extra = {a for a in fact_acronyms if a in response.sentence_initials[i]}
-        for a in response.sentence_acronyms[i] if i < len(response.sentence_acronyms) else ():
-            extra.update(words[j] for j in spelled_out(plain, a, capitalised))
+        extra = set()
+        for a in sorted(fact_acronyms & response.sentence_initials[i]):
+            extra.add(a)
+            notes[i].append(f"{a.upper()} spelled out")
+        for a in sorted(response.sentence_acronyms[i]) if i < len(response.sentence_acronyms) \
+                else ():
+            span = spelled_out(plain, a, capitalised)
+            if span:
+                extra.update(words[j] for j in span)
+                notes[i].append(f"{a.upper()} = {' '.join(plain[j] for j in span)}")
         if extra:
             sets[i] = have | extra
-    return sets
+    return sets, notes
 
 
 def fact_evidence(fact: str, response: ResponseIndex,
@@ -268,7 +282,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
                             None if best_e is None else float(best_e))
     weights = [informativeness(w) for w in words]
     total = sum(weights)
-    sets = stated_sets(fact, words, response)
+    sets, notes = stated_sets(fact, words, response)
     by_acronym = set().union(*(a - b for a, b in zip(sets, response.sentence_sets,
                                                       strict=True)))
     said = response.all_stems | by_acronym
@@ -307,7 +321,8 @@ def fact_evidence(fact: str, response: ResponseIndex,
         bigram_share=bigram, numbers_missing=numbers_missing, names_missing=names_missing,
         n_words=n, sentence=k,
         similarity=None if similarities is None else float(max(similarities)),
-        distinct_share=distinct_share, distinct_sentence_share=distinct_sentence)
+        distinct_share=distinct_share, distinct_sentence_share=distinct_sentence,
+        read_as=tuple(notes[k]))
 
 
 def nearest_sentences(fact: str, response: ResponseIndex, k: int) -> list[int]:

@@ -77,7 +77,11 @@ def reference_facts(text: str, unit: str = "statements") -> list[str]:
 def _evidence_record(ev: FactEvidence, p: float) -> dict[str, Any]:
     keys = ("word_share", "sentence_share", "weighted_share", "bigram_share",
             "numbers_missing", "names_missing", "distinct_share", "distinct_sentence_share")
-    return {"p_stated": round(p, 6), **{k: round(float(getattr(ev, k)), 6) for k in keys}}
+    record: dict[str, Any] = {"p_stated": round(p, 6),
+                              **{k: round(float(getattr(ev, k)), 6) for k in keys}}
+    if ev.read_as:  # "UK = united kingdom": why words the sentence does not write count
+        record["read_as"] = list(ev.read_as)
+    return record
 
 
 MODEL_NO = 0.5  # the model's P(no) at which a fact it is asked about is contradicted
