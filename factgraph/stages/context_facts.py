@@ -23,7 +23,12 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from factgraph.stages.atomize import clip_text
-from factgraph.stages.number_forms import numbers_as_values, split_glued_units
+from factgraph.stages.number_forms import (  # NUMBER_WORDS: read from here by other stages
+    NUMBER_WORDS,
+    TENS,
+    numbers_as_values,
+    split_glued_units,
+)
 from factgraph.stages.session import ModelSession
 
 STOPWORDS = frozenset([
@@ -44,12 +49,6 @@ class FactList(BaseModel):
 class ContextFact(BaseModel):
     text: str
     sources: list[str] = Field(description="Keys of the texts that gave this fact.")
-
-
-NUMBER_WORDS = {w: str(n) for n, w in enumerate([
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty"])}
 
 
 def fold_accents(text: str) -> str:
@@ -76,10 +75,8 @@ _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 
 _LETTERS = r"[^\W\d_]"  # a letter of any script
 _NUMBER_WORD_HYPHEN = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})-(?={_LETTERS})")
-_TENS = {w: 10 * n for n, w in enumerate(
-    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
-_TENS_WORDS = {w: str(n) for w, n in _TENS.items()}  # "thirty" alone is 30
-_COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(_TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
+_TENS_WORDS = {w: str(n) for w, n in TENS.items()}  # "thirty" alone is 30
+_COMPOUND_NUMBER = re.compile(rf"\b({'|'.join(TENS)})-({'|'.join(list(NUMBER_WORDS)[1:10])})\b")
 
 
 def as_digits(word: str) -> str:
@@ -103,7 +100,7 @@ def split_glued_magnitudes(text: str) -> str:
 
 
 def _compound_number(m: re.Match[str]) -> str:
-    return str(_TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)]))
+    return str(TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)]))
 
 
 def content_words(text: str, values: bool = True) -> list[str]:

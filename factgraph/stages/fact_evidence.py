@@ -33,7 +33,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -182,10 +182,10 @@ class ResponseIndex:
     all_stems: set[str]
     lower: str  # the whole text lower-cased, accents dropped (where names are looked up)
     sentence_sets: list[frozenset[str]]  # each sentence's stems as a set: read once, not per fact
-    sentence_acronyms: list[frozenset[str]] = field(default_factory=list)  # "UK", "LLMs"
-    sentence_initials: list[frozenset[str]] = field(default_factory=list)  # spelled out
+    sentence_acronyms: list[frozenset[str]]  # "UK", "LLMs"
+    sentence_initials: list[frozenset[str]]  # the acronyms it spells out
     # (number, value, unit) of each measured quantity: "1.28 km", "14 °F"
-    sentence_quantities: list[list[tuple[str, float, str]]] = field(default_factory=list)
+    sentence_quantities: list[list[tuple[str, float, str]]]
 
     @classmethod
     def of(cls, sentences: Sequence[str]) -> ResponseIndex:
@@ -205,17 +205,22 @@ class ResponseIndex:
 def weighted_hits(words: Sequence[str], weights: Sequence[float], response: ResponseIndex,
                   sets: Sequence[frozenset[str]] | None = None) -> list[float]:
     """For each response sentence, the summed weight of ``words`` it holds (``sets``: the
-    sentences' stems as the fact reads them, :func:`acronym_sets`; the index's by default)."""
+    sentences' stems as the fact reads them, :func:`stated_sets`; the index's by default)."""
     return [sum(wt for w, wt in zip(words, weights, strict=True) if w in have)
             for have in (response.sentence_sets if sets is None else sets)]
 
 
+# what a sentence (by its index) states of a fact in another form: "UK = united kingdom"
+ReadAs = dict[int, list[str]]
+
+
 def stated_sets(fact: str, words: Sequence[str], response: ResponseIndex
-                ) -> tuple[list[frozenset[str]], list[list[str]]]:
-    """Each sentence's stems with the fact's words that it states in another form, and for
-    each sentence what it so states ("UK = united kingdom", "1280 metres = 1.28 km"): an
-    acronym (:func:`acronym_sets`) or a quantity in another unit ("1,280 metres" where it
-    says "1.28 km", "2 weeks" where it says "14 days": the fact's number and unit)."""
+                ) -> tuple[list[frozenset[str]], ReadAs]:
+    """Each sentence's stems with the fact's words that it states in another form, and what
+    the sentences so state ("UK = united kingdom", "1280 metres = 1.28 km"): an acronym
+    (:func:`acronym_sets`) or a quantity in another unit ("1,280 metres" where it says "1.28
+    km", "2 weeks" where it says "14 days": the fact's number and unit). Where nothing is read
+    otherwise, the index's own sets, unchanged."""
     sets, notes = acronym_sets(fact, words, response)
     if not any(response.sentence_quantities):
         return sets, notes
@@ -231,19 +236,19 @@ def stated_sets(fact: str, words: Sequence[str], response: ResponseIndex
                          and equal_quantities(v, u, v2, u2)), None)
             if same is not None:
                 sets[i] = sets[i] | {w for w in (n, stem(u)) if w in have}
-                notes[i].append(f"{v:g} {u} = {same[0]:g} {same[1]}")
+                notes.setdefault(i, []).append(f"{v:g} {u} = {same[0]:g} {same[1]}")
     return sets, notes
 
 
 def acronym_sets(fact: str, words: Sequence[str], response: ResponseIndex
-                 ) -> tuple[list[frozenset[str]], list[list[str]]]:
+                 ) -> tuple[list[frozenset[str]], ReadAs]:
     """Each sentence's stems with the fact's words that an acronym states, and what it so
     states: the words the sentence writes as an acronym ("United Kingdom" where it says
     "UK", "large language models" where it says "LLMs") and the fact's acronym where the
     sentence spells it out ("NASA" where it says "National Aeronautics and Space
     Administration"). An acronym and its name are one name, for the people who label facts
     too."""
-    notes: list[list[str]] = [[] for _ in response.sentence_sets]
+    notes: ReadAs = {}
     fact_acronyms = acronyms(fact) & set(words)
     if not fact_acronyms and not any(response.sentence_acronyms):
         return response.sentence_sets, notes
@@ -254,13 +259,12 @@ def acronym_sets(fact: str, words: Sequence[str], response: ResponseIndex
         extra = set()
         for a in sorted(fact_acronyms & response.sentence_initials[i]):
             extra.add(a)
-            notes[i].append(f"{a.upper()} spelled out")
-        for a in sorted(response.sentence_acronyms[i]) if i < len(response.sentence_acronyms) \
-                else ():
+            notes.setdefault(i, []).append(f"{a.upper()} spelled out")
+        for a in sorted(response.sentence_acronyms[i]):
             span = spelled_out(plain, a, capitalised)
             if span:
                 extra.update(words[j] for j in span)
-                notes[i].append(f"{a.upper()} = {' '.join(plain[j] for j in span)}")
+                notes.setdefault(i, []).append(f"{a.upper()} = {' '.join(plain[j] for j in span)}")
         if extra:
             sets[i] = have | extra
     return sets, notes
@@ -283,9 +287,10 @@ def fact_evidence(fact: str, response: ResponseIndex,
     weights = [informativeness(w) for w in words]
     total = sum(weights)
     sets, notes = stated_sets(fact, words, response)
-    by_acronym = set().union(*(a - b for a, b in zip(sets, response.sentence_sets,
-                                                      strict=True)))
-    said = response.all_stems | by_acronym
+    # the fact's words a sentence states in another form (an acronym, another unit)
+    read_otherwise: set[str] = set() if sets is response.sentence_sets else set().union(
+        *(a - b for a, b in zip(sets, response.sentence_sets, strict=True)))
+    said = response.all_stems | read_otherwise
     word_share = sum(w in said for w in words) / n
     best = (-1.0, -2.0, 0)
     for i, hit in enumerate(weighted_hits(words, weights, response, sets)):
@@ -309,7 +314,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
     if spelled:
         spelled &= frozenset().union(*response.sentence_initials)
     names_missing = (sum(not re.search(rf"\b{re.escape(m)}\b", response.lower)
-                         and stem(m) not in by_acronym and m not in spelled for m in nms)
+                         and stem(m) not in read_otherwise and m not in spelled for m in nms)
                      / len(nms)) if nms else 0.0
     unseen = max(distinct.values(), default=1.0) if distinct else 1.0  # a stem of no fact
     idf = [1.0 if distinct is None else distinct.get(w, unseen) for w in words]
@@ -322,7 +327,7 @@ def fact_evidence(fact: str, response: ResponseIndex,
         n_words=n, sentence=k,
         similarity=None if similarities is None else float(max(similarities)),
         distinct_share=distinct_share, distinct_sentence_share=distinct_sentence,
-        read_as=tuple(notes[k]))
+        read_as=tuple(notes.get(k, ())))
 
 
 def nearest_sentences(fact: str, response: ResponseIndex, k: int) -> list[int]:

@@ -31,12 +31,15 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-          "eighteen", "nineteen"]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_WORD_VALUES = {w: n for n, w in enumerate(_UNITS)} | {w: 10 * n for n, w in
-                                                       enumerate(_TENS, start=2)} | {"a": 1}
+# number words, as digits: zero to twenty, and the tens ("thirty" alone is 30)
+NUMBER_WORDS = {w: str(n) for n, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"])}
+TENS = {w: 10 * n for n, w in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
+_WORD_VALUES = {w: int(n) for w, n in NUMBER_WORDS.items()} | TENS | {"a": 1}
+_ONE_TO_NINE = list(NUMBER_WORDS)[1:10]
 
 # magnitudes a number is multiplied by wherever it stands before one; the short ones only
 # after a currency sign, where they cannot be a unit ("$7m" is seven million, "a 60m sprint"
@@ -59,7 +62,7 @@ _ZERO_FRACTION = re.compile(r"(?<![\d.])(\d+)\.0+(?!\.?\d)")
 _NUMBER = r"\d+(?:\.\d+)?"
 _MAGNITUDE_WORD = "|".join(MAGNITUDES)
 _NUMBER_WORD_BEFORE_MAGNITUDE = re.compile(
-    rf"\b(?:({'|'.join(_TENS)})[- ]({'|'.join(_UNITS[1:10])})|({'|'.join(_WORD_VALUES)}))"
+    rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|({'|'.join(_WORD_VALUES)}))"
     rf"(?= (?:{_MAGNITUDE_WORD})\b)", re.I)
 _RANGE_BEFORE_MAGNITUDE = re.compile(
     rf"(?<![\d.,])({_NUMBER})(\s*(?:to|and|or|-|–|—)\s*)({_NUMBER})(?=\s*(?:{_MAGNITUDE_WORD})\b)",
@@ -69,6 +72,8 @@ _RANGE_BEFORE_MAGNITUDE = re.compile(
 _SCALED = re.compile(rf"(?<![\d.,])({_NUMBER})((?: ?(?:{_MAGNITUDE_WORD})\b)+)", re.I)
 _NAMES = {"bn": "billion", "mn": "million", "mln": "million", "m": "million", "k": "thousand",
           "b": "billion"}
+# what ``numbers_as_values(..., mark_magnitudes=True)`` writes after a scaled value
+MAGNITUDE_MARKS = frozenset(f"{_NAMES.get(w, w)}s" for w in MAGNITUDES)
 _CAPITAL_SCALED = re.compile(rf"(?<![\d.,])({_NUMBER})([MB])\b")
 # "1.2m" / "60k" without a currency sign: a magnitude, or metres / a kilo-something
 _GLUED_SHORT = re.compile(rf"(?<![\d.,])(?<![$€£¥#])(?<![$€£¥#] )({_NUMBER})([mk])\b")
@@ -159,7 +164,7 @@ def other_readings(text: str) -> set[str]:
     "60.000" (60000, as a thousands mark, or 60 to three places). A response is read as
     stating both, so that a fact's "1.2 million viewers" is neither missing from nor
     contradicted by "1.2m viewers"."""
-    out = {_value(m.group(1), 10**6 if m.group(2) == "m" else 10**3)
+    out = {_value(m.group(1), _CURRENCY_MAGNITUDES[m.group(2)])
            for m in _GLUED_SHORT.finditer(text)}
     return out | {m.group(1) + m.group(2) for m in _THREE_DECIMALS.finditer(text)}
 

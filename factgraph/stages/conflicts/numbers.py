@@ -37,6 +37,7 @@ from factgraph.stages.context_facts import (
 )
 from factgraph.stages.fact_evidence import numbers
 from factgraph.stages.number_forms import (
+    MAGNITUDE_MARKS,
     numbers_as_values,
     other_readings,
     readable_number,
@@ -77,8 +78,8 @@ _BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 # a currency sign is the unit the number counts ("$7,000" is "7,000 dollars"), as a degree sign
 # is the scale of a temperature ("100 °C" is "100 degc", which pint reads as degC)
-_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:hundred|thousand|million|billion|"
-                       r"trillion)s\b)?)", re.I)
+_CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:"
+                       + "|".join(sorted(MAGNITUDE_MARKS)) + r")\b)?)", re.I)
 
 
 _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
@@ -104,18 +105,17 @@ def _full_year_range(m: re.Match[str]) -> str:
 
 @lru_cache(maxsize=512)  # read by the slots, the neighbours and the ranges of one text
 def _number_text(text: str) -> str:
-    """``text`` as the number checks read it: each number as its value, a magnitude that
-    scaled it marked after it (``numbers_as_values``: "£60million" is "£60000000 millions"),
-    :func:`_joined_numbers`, a decimal without
-    its leading zero (".375") with it, a currency sign as the word after its number and a
-    temperature's scale as pint's unit (:data:`_CURRENCY`, ``temperatures_as_units``)."""
-    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}",
-                         numbers_as_values(split_glued_units(split_glued_magnitudes(text)),
-                                           mark_magnitudes=True))
+    """``text`` as the number checks read it (:func:`_joined_numbers`): each number as its
+    value, a magnitude that scaled it marked after it ("£60million" is "£60000000
+    millions"); a decimal without its leading zero (".375") with it, a currency sign as the
+    word after its number and a temperature's scale as pint's unit (:data:`_CURRENCY`,
+    ``temperatures_as_units``)."""
+    text = _joined_numbers(split_glued_units(split_glued_magnitudes(text)))  # read once
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}", text)
     text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _DECADE.sub(r"\1 decade", text)
     text = temperatures_as_units(text)
-    return re.sub(r"(?<![\w.])\.(?=\d)", "0.", _joined_numbers(text))
+    return re.sub(r"(?<![\w.])\.(?=\d)", "0.", text)
 
 
 # a capitalised number word inside a sentence, before another capitalised word, is part of a
@@ -190,7 +190,7 @@ def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
 
 # a magnitude after a number scales it ("2.1 million" is 2,100,000); pint knows none of them
 # (as ``numbers_as_values(..., mark_magnitudes=True)`` marks a scaled value: "2100000 millions")
-_MAGNITUDES = frozenset({"hundreds", "thousands", "millions", "billions", "trillions"})
+_MAGNITUDES = MAGNITUDE_MARKS
 
 
 def _year_in_decade(a: str, ua: str | None, b: str, ub: str | None) -> bool:
@@ -214,18 +214,11 @@ def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     return abs(va - vb) <= 0.01 * abs(vb)
 
 
-_TRAILING_ZEROS = re.compile(r"\.0+$")
-
-
 def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when pint reads both as quantities of one dimension (equal within 1%), or
     both are counts with a magnitude (:func:`_same_count`); True for a decade and a year of it
     (a year outside it may date another event: None); None when it cannot compare them."""
     if _year_in_decade(a, ua, b, ub):
-        return True
-    # one number written with and without a fraction of zeros: "5.0%" / "5%" ("3.10" / "3.1"
-    # stay two: a version, or a figure given to two places)
-    if ua == ub and _TRAILING_ZEROS.sub("", a) == _TRAILING_ZEROS.sub("", b):
         return True
     count = _same_count(a, ua, b, ub)
     if count is not None:
