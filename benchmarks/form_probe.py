@@ -4,9 +4,13 @@ Kingdom", "2 weeks" / "14 days", "Bill" / "William"); the default long-form judg
 (``e2e-evidence``, no model) should call each covered and none contradicted. Prints, per set,
 how many are shown contradicted, how many counted missing, and the mean P, beside the same
 sentences judged by the fact's word share alone (the share of its content words the sentence
-holds, covered at ≥ 0.6: the optimistic cut-off of REALSumm dev).
+holds, covered at ≥ 0.6: the optimistic cut-off of REALSumm dev). A set may also hold changed
+pairs (the fact and a sentence that gives another value, written another way too: "at 3 pm" /
+"at 16:00"), each of which should be shown contradicted.
 
-    python -m benchmarks.form_probe [--set numbers|names|quantities|all] [--verbose]
+    python -m benchmarks.form_probe [--set NAME|all] [--verbose]
+
+NAME: numbers, names, quantities, dates, fractions, blind-forms.
 """
 
 from __future__ import annotations
@@ -39,24 +43,34 @@ def judge_pair(fact: str, said: str) -> dict[str, Any]:
 
 
 def run(names: list[str], verbose: bool) -> list[dict[str, Any]]:
-    """One row per set: pairs, shown contradicted, counted missing, mean P, word share."""
+    """One row per set: pairs, shown contradicted, counted missing, mean P, word share; and,
+    for a set with changed pairs (the same kind of sentence with another value), how many of
+    those are shown contradicted and how many still counted covered."""
     data = json.loads(DATA.read_text(encoding="utf-8"))["sets"]
+    log = logging.getLogger(__name__)
     rows = []
     for name in names:
         results = [judge_pair(p["fact"], p["said"]) for p in data[name]["pairs"]]
+        changed = [judge_pair(p["fact"], p["said"]) for p in data[name].get("changed", [])]
         n = len(results)
         rows.append({
             "set": name, "pairs": n,
             "contradicted": sum(r["contradicted"] for r in results),
             "missing": sum(not r["covered"] and not r["contradicted"] for r in results),
             "mean_p": sum(r["p"] for r in results) / n,
-            "word_share_missing": sum(r["word_share"] < WORD_SHARE_CUTOFF for r in results)})
+            "word_share_missing": sum(r["word_share"] < WORD_SHARE_CUTOFF for r in results),
+            "changed": len(changed),
+            "changed_contradicted": sum(r["contradicted"] for r in changed),
+            "changed_covered": sum(r["covered"] and not r["contradicted"] for r in changed)})
         if verbose:
             for r in results:
                 if r["contradicted"] or not r["covered"]:
                     tag = "CONTRADICTED" if r["contradicted"] else "missing"
-                    logging.getLogger(__name__).warning("%s (P %.2f): %s || %s", tag, r["p"],
-                                                        r["fact"], r["said"])
+                    log.warning("%s (P %.2f): %s || %s", tag, r["p"], r["fact"], r["said"])
+            for r in changed:
+                if not r["contradicted"]:
+                    tag = "changed, covered" if r["covered"] else "changed, missing"
+                    log.warning("%s (P %.2f): %s || %s", tag, r["p"], r["fact"], r["said"])
     return rows
 
 
@@ -71,11 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     names = list(data) if args.set == "all" else [args.set]
     rows = run(names, args.verbose)
     print("| set | pairs | shown contradicted | counted missing | mean P | "
-          f"word share < {WORD_SHARE_CUTOFF} (missing without the judge) |")
-    print("|---|---|---|---|---|---|")
+          f"word share < {WORD_SHARE_CUTOFF} (missing without the judge) | "
+          "changed pairs: shown contradicted / still counted covered |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
+        changed = (f"{r['changed_contradicted']} / {r['changed_covered']} of {r['changed']}"
+                   if r["changed"] else "–")
         print(f"| {r['set']} | {r['pairs']} | {r['contradicted']} | {r['missing']} | "
-              f"{r['mean_p']:.2f} | {r['word_share_missing']} |")
+              f"{r['mean_p']:.2f} | {r['word_share_missing']} | {changed} |")
     return 0
 
 

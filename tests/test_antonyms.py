@@ -82,12 +82,16 @@ def test_a_fact_turned_round_in_any_form_is_contradicted(fact: str, sentence: st
     ("The river flows north into the lake.", "The river flows east into the lake.",
      "direction"),
     ("Patients take the drug twice a day.", "Patients take the drug once a day.", "frequency"),
+    ("The treaty was signed in June 2001 in Rome.",
+     "The treaty was signed in July 2001 in Rome.", "month"),  # with its day: a date
     ("The treaty was signed on 3 June 2001 in Rome.",
-     "The treaty was signed on 3 July 2001 in Rome.", "month"),
+     "The treaty was signed on 3 July 2001 in Rome.", "date"),
     ("The team won the title for the first time.", "The team won the title for the second time.",
      "ordinal"),
-    ("Half of the patients responded to the drug.",
-     "A quarter of the patients responded to the drug.", "fraction"),
+    # a share of a whole is a number ("half of" is about 50 percent: test_number_forms); a
+    # part of a time is a member of the set
+    ("Sales rose in the first half of the year.",
+     "Sales rose in the first quarter of the year.", "fraction"),
     # one of two "first"s turned: the sentence says the word less often than the fact
     ("She was the first woman to win the prize and the first person to win it twice.",
      "She was the second woman to win the prize and the first person to win it twice.",

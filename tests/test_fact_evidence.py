@@ -388,15 +388,15 @@ def test_an_acronym_is_the_same_name() -> None:
     # an age as news text gives it, with another number in the sentence
     ("Michael is 33.", "Michael Pulman, 69, a care worker, spent 7,500 on a transplant.",
      "number"),
-    # ordinals are numbers; the same neighbour says the same slot ("May 1" / "May 5")
+    # ordinals are numbers; a day and its month are a date ("May 1" / "May 5")
     ("Gary was the 147th most popular British name in 1996.",
      "In 1996 Gary was the 297th most popular British name.", "number"),
     ("The Tour de Yorkshire starts on May 1.",
-     "The Tour de Yorkshire runs over three stages starting on May 5.", "number"),
+     "The Tour de Yorkshire runs over three stages starting on May 5.", "date"),
     # a number word inside a name is no number ("the One Pro Cycling team" states no 1)
     ("The Tour de Yorkshire starts on May 1.",
      "Prior runs the One Pro Cycling team in the Tour de Yorkshire, which starts on May 5.",
-     "number"),
+     "date"),
     # "has yet to" negates; a stem with or without its silent "e" is one word
     ("The drug is approved by the FDA.", "The FDA has yet to approve the drug.", "negation"),
     ("The firm cut 20 jobs at the plant.", "The firm cut thirty jobs at the plant.", "number"),
@@ -484,8 +484,8 @@ def test_an_acronym_is_the_same_name() -> None:
      "name"),
     ("Youssouf Mulumbu was sent off.",
      "West Brom goalkeeper Boaz Myhill was sent off for a second yellow card.", "name"),
-    # a date's day and month in either order are one slot
-    ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "number"),
+    # a date's day and month in either order are one date
+    ("She was born on 4 July 1950.", "She was born on July 14, 1950.", "date"),
     # the fact's year dates the sentence: its age, which the answer never gives, is no other
     # time
     ("Paul McCole was born on 1 February 1972 (age 52).",
@@ -582,7 +582,7 @@ def test_tokenisation_and_other_times_are_no_conflict(fact: str, sentence: str) 
     # a number the response states elsewhere ("One Pro Cycling") in the same slot here
     ("The Tour de Yorkshire starts on May 1.",
      "The Tour de Yorkshire will run over three stages starting on May 5.",
-     "One Pro Cycling will ride.", "number"),
+     "One Pro Cycling will ride.", "date"),
     # two years where every other word of the fact stands
     ("The ballad was recorded by Elvis Presley in 1960.",
      "The ballad was recorded by Elvis Presley in 1963.", "It topped the charts in 1960.",

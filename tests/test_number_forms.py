@@ -74,9 +74,9 @@ _SPELLINGS = [
     lambda n: f"{n:,}",
     lambda n: f"{n:,}".replace(",", " "),
     lambda n: str(n),
-    lambda n: f"{n / 10**6:g} million" if n % 10**5 == 0 else str(n),
-    lambda n: f"{n / 10**3:g} thousand" if n % 100 == 0 else str(n),
-    lambda n: f"${n / 10**6:g}m" if n % 10**5 == 0 else f"${n}",
+    lambda n: f"{n / 10**6:.15g} million" if n % 10**5 == 0 else str(n),
+    lambda n: f"{n / 10**3:.15g} thousand" if n % 100 == 0 else str(n),
+    lambda n: f"${n / 10**6:.15g}m" if n % 10**5 == 0 else f"${n}",
 ]
 
 
@@ -129,7 +129,8 @@ def test_another_value_in_any_spelling_is_still_a_contradiction(
 
 
 def test_content_words_read_numbers_as_values_or_as_written() -> None:
-    assert content_words("It cost £1.2m, up 5.0%.") == ["cost", "1200000", "5"]
+    assert content_words("It cost £1.2m, up 5.0%.") == ["cost", "1200000", "5", "percent"]
+    assert content_words("up 5 per cent") == content_words("up 5%")
     assert content_words("It cost £1.2m, up 5.0%.", values=False) == ["cost", "1.2", "5.0"]
 
 

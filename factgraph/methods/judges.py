@@ -136,7 +136,7 @@ BUILTIN_JUDGES: tuple[NamedJudge, ...] = (
         description="No model, no embedder: each fact (given, or the reference's clauses) gets "
                     "a calibrated P(stated) from its words, phrases, numbers and names in its "
                     "best-aligned response sentence (fitted on REALSumm's fact labels); a fact "
-                    "that sentence states otherwise (number, negation, antonym, name) is "
+                    "that sentence states otherwise (number, date, negation, antonym, name) is "
                     "contradicted. Answers rank by expected coverage.",
         cards=("long-form/e2e-evidence.json", "facts/e2e-evidence.json")),
     NamedJudge(

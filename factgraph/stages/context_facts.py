@@ -25,6 +25,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 from factgraph.stages.atomize import clip_text
 from factgraph.stages.number_forms import (  # NUMBER_WORDS: read from here by other stages
     NUMBER_WORDS,
+    PERCENT,
     TENS,
     numbers_as_values,
     split_glued_units,
@@ -110,13 +111,18 @@ def content_words(text: str, values: bool = True) -> list[str]:
     which stays a number as a digit's hyphen leaves it: "seven-year" = "7-year" = "7", "year";
     "twenty-one" = "21"; a number in any of its spellings is its value:
     ``numbers_as_values``, "1,200,000" = "1.2 million" = "£1.2m" = "1200000", "5.0" = "5";
-    a magnitude written onto a number without a currency sign stands apart: "7m" = "7").
+    a magnitude written onto a number without a currency sign stands apart: "7m" = "7"; a
+    date, a time of day, a century, a decade and a fraction in one form: "1986-04-26" = "26
+    April 1986", "9:30 pm" = "21:30", "half a million" = "500000", "half of" = "about 50
+    percent of"; "%" and "per cent" = "percent").
     ``values=False`` keeps each number as written ("1,500", "2.1", "million"): what a change
     to the text's own spelling must find."""
     # numbers before the case goes: "8.3M" is 8.3 million, "8.3m" may be metres
     plain = fold_accents(text)
     plain = split_glued_units(plain)  # "8GB" is 8 GB
-    plain = ordinals_as_numbers((numbers_as_values(plain) if values else plain).lower())
+    if values:  # "5%" and "5 per cent" are "5 percent"; "half of" is "about 50 percent of"
+        plain = PERCENT.sub(" percent", numbers_as_values(plain))
+    plain = ordinals_as_numbers(plain.lower())
     plain = _NUMBER_WORD_HYPHEN.sub(r"\1 ", _COMPOUND_NUMBER.sub(_compound_number, plain))
     plain = split_glued_magnitudes(plain)
     plain = re.sub(rf"(?<={_LETTERS})-(?={_LETTERS})", "", plain)

@@ -16,7 +16,11 @@ as wrong ("1.2 million viewers" / "1,200,000 viewers" was a false contradiction)
   magnitudes after a currency sign ("$120m", "£60k"; "a 60m sprint" measures metres), "bn",
   "mn" and "mln" anywhere, and so are a capital "M" or "B" written onto a number ("8.3M",
   "7B"); a range gives its first number the magnitude of its second ("2 to 3 million" is
-  2000000 to 3000000).
+  2000000 to 3000000);
+* a fraction: "half a million" is "500000", "one and a half years" "1.5 years", "a dozen"
+  "12", and a share of a whole a round percentage ("half of the voters" is "about 50 percent
+  of the voters"; :func:`fractions_as_values`);
+* a date or a time of day in one form (:mod:`factgraph.stages.date_forms`).
 
 A spelling that reads two ways — "1.2m" (1,200,000, or 1.2 metres), "60.000" (60, or 60,000 as
 much of Europe writes it) — keeps its first reading; :func:`other_readings` gives the second,
@@ -30,6 +34,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+
+from factgraph.stages.date_forms import calendar_as_values
 
 # number words, as digits: zero to twenty, and the tens ("thirty" alone is 30)
 NUMBER_WORDS = {w: str(n) for n, w in enumerate([
@@ -82,6 +88,10 @@ _CURRENCY_SCALED = re.compile(
     rf"({_CURRENCY_SIGN} ?)({_NUMBER}) ?({'|'.join(_CURRENCY_MAGNITUDES)})\b", re.I)
 
 
+# a percentage's sign or words: "5%", "5 per cent" and "5 percent" read alike ("percent")
+PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
+
+
 # a number whose thousands a tokeniser set apart ("700 , 000"): one number
 _SPLIT_THOUSANDS = re.compile(r"\b(\d{1,3})\s+,\s+(?=\d{3}\b)")
 
@@ -90,6 +100,114 @@ def join_split_thousands(text: str) -> str:
     """``text`` with each number whose thousands a tokeniser set apart written whole
     ("27 , 000" -> "27,000"); a year before a comma ("In 2010 , 500 people") is left alone."""
     return _SPLIT_THOUSANDS.sub(r"\1,", text)
+
+
+# what a fraction may be of: a magnitude, a dozen, a unit of time or measure ("half a million",
+# "a year and a half", "two and a half hours", "a quarter of a mile")
+_FRACTION_UNITS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "second",
+                   "minute", "hour", "day", "week", "month", "year", "decade", "century",
+                   "mile", "kilometre", "kilometer", "metre", "meter", "foot", "inch", "pound",
+                   "kilo", "kilogram", "gram", "litre", "liter", "gallon", "ton", "tonne",
+                   "cup", "teaspoon", "tablespoon")
+_UNIT = rf"({'|'.join(_FRACTION_UNITS)})(?:s|es)?"
+_COUNT = rf"(\d+|{'|'.join(_WORD_VALUES)})"
+_HALF_A = re.compile(rf"\b(?:half\s+an?|an?\s+half)\s+{_UNIT}\b", re.I)
+_AND_A_HALF = re.compile(rf"\b{_COUNT}\s+and\s+a\s+half\s+{_UNIT}\b", re.I)
+_UNIT_AND_A_HALF = re.compile(rf"\ban?\s+{_UNIT}\s+and\s+a\s+half\b", re.I)
+_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+          "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_PART = "|".join(_PARTS)
+_PART_OF_A_UNIT = re.compile(rf"\b(a|one|two|three)[- ]({_PART})\s+of\s+an?\s+{_UNIT}\b",
+                             re.I)
+_DOZEN = re.compile(rf"\b(\d+(?:\.\d+)?|{'|'.join(_WORD_VALUES)})\s+dozen\b(?!s)", re.I)
+# a share of a whole: "half of the voters", "half the votes", "a third of", "two-thirds of";
+# not a half that is a part of a time or a place ("the second half of the season", "the
+# northern half of the country": :data:`_WHOLE_HALF`)
+_SHARE = re.compile(rf"(\b(?!(?:a|an|one|two|three|four|nine)\b)[A-Za-z]+\s+)?"
+                    rf"\b(?:(a|one|two|three|four|nine)[- ])?({_PART})\s+"
+                    r"(?=(?:of|the|his|her|their|its|all|them|our|my|your)\b)", re.I)
+_WHOLE_HALF = frozenset({"first", "second", "third", "fourth", "final", "last", "latter",
+                         "former", "other", "back", "top", "bottom", "upper", "lower", "front",
+                         "northern", "southern", "eastern", "western", "the", "this", "that",
+                         "each", "every", "better", "bigger", "larger", "smaller", "opening",
+                         "closing", "early", "late", "later", "earlier", "one"})
+# "nine out of ten dentists", "one in three adults", "3 in 4 employees": a share
+_SMALL_COUNT = rf"(\d{{1,3}}|{'|'.join(w for w in _WORD_VALUES if w != 'a')})"
+_N_IN_M = re.compile(rf"\b{_SMALL_COUNT}\s+(?:out\s+of|in)\s+{_SMALL_COUNT}"
+                     r"(?=\s+(?!(?:of|the|a|an|and|or|to|in|on|at|by|for|per|years?|months?|"
+                     r"days?|weeks?|hours?|minutes?|seconds?|times?)\b)[a-z])", re.I)
+_UNICODE_FRACTIONS = {"½": "5", "¼": "25", "¾": "75"}
+_UNICODE_FRACTION = re.compile(r"(\d*)\s?([½¼¾])")
+_ANY_FRACTION = re.compile(rf"[½¼¾]|\b(?:{_PART}|dozen|decade|century|out\s+of|in)\b", re.I)
+# a decade or a century as a length of time ("for a decade", "over a century")
+_ONE_PERIOD = re.compile(r"\b(?:a|one)\s+(decade|century)\b(?!\s+(?:of|ago|earlier|later)\b)",
+                         re.I)
+
+
+def _count(word: str) -> Decimal:
+    return Decimal(word) if word[0].isdigit() else Decimal(_WORD_VALUES[word.lower()])
+
+
+def _plural(unit: str) -> str:
+    return unit if unit in ("hundred", "thousand", "million", "billion", "trillion") else (
+        "centuries" if unit == "century" else "feet" if unit == "foot" else
+        "inches" if unit == "inch" else unit + "s")
+
+
+def _share(m: re.Match[str]) -> str:
+    before, count, part = m.group(1) or "", m.group(2), m.group(3).lower()
+    if before.strip().lower() in _WHOLE_HALF or (count is None and part != "half"):
+        return m.group(0)  # "the second half of", "a third" needs its count ("third of" alone
+        # is an ordinal's)
+    if count is None or count.lower() in ("a", "one"):
+        count = "1"
+    share = Decimal(100) * _count(count) / _PARTS[part]
+    return f"{before}about {round(share)} percent "
+
+
+def _n_in_m(m: re.Match[str]) -> str:
+    n, of = _count(m.group(1)), _count(m.group(2))
+    if not 0 < n <= of or of < 2:
+        return m.group(0)  # "5 in 2": no share
+    return f"about {round(Decimal(100) * n / of)} percent of"
+
+
+def fractions_as_values(text: str) -> str:
+    """``text`` with each fraction as its value: "half a million" is "0.5 million" (and so
+    500,000), "a year and a half" and "one and a half years" "1.5 years", "half an hour" "0.5
+    hour", "a quarter of a mile" "0.25 mile", "1½" "1.5", "a dozen" "12", "half a dozen" "6",
+    "for a decade" "for 10 years"; a share of a whole as a percentage given as a round figure
+    ("half of the voters" is "about 50 percent of the voters", "two-thirds of" and "two in
+    three" "about 67 percent of", "nine out of ten" "about 90 percent of"), so that "50%"
+    states it and "30%" contradicts it, while "48%" agrees with a round "half"."""
+    if not _ANY_FRACTION.search(text) and "half" not in text.lower():
+        return text
+    text = _UNICODE_FRACTION.sub(
+        lambda m: f"{m.group(1) or 0}.{_UNICODE_FRACTIONS[m.group(2)]}", text)
+    text = _AND_A_HALF.sub(
+        lambda m: f"{_count(m.group(1)) + Decimal('0.5')} {_plural(m.group(2).lower())}", text)
+    text = _UNIT_AND_A_HALF.sub(lambda m: f"1.5 {_plural(m.group(1).lower())}", text)
+    text = _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", text)
+    text = _PART_OF_A_UNIT.sub(lambda m: "{} {}".format(
+        (_count(m.group(1) if m.group(1).lower() != "a" else "1")
+         / _PARTS[m.group(2).lower()]).quantize(Decimal("0.01")).normalize(), m.group(3)), text)
+    text = _DOZEN.sub(lambda m: format((_count(m.group(1)) * 12).normalize(), "f"), text)
+    text = _N_IN_M.sub(_n_in_m, text)
+    text = _ONE_PERIOD.sub(lambda m: "10 years" if m.group(1).lower() == "decade"
+                           else "100 years", text)
+    return _SHARE.sub(_share, text)
+
+
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|({'|'.join(_WORD_VALUES)}))\b",
+    re.I)
+
+
+def number_words_as_digits(text: str) -> str:
+    """``text`` with each number word in digits ("two weeks" -> "2 weeks", "twenty-one days"
+    -> "21 days", "a year" -> "1 year"): what a quantity's reading needs, where the words
+    stay words elsewhere."""
+    return _NUMBER_WORD.sub(_number_word, text)
 
 
 # a digit, or a number word before a magnitude ("sixty thousand"): a text without either has
@@ -145,6 +263,7 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
             factor *= MAGNITUDES[w.lower()]
         return scaled(m.group(1), factor, words[-1])
 
+    text = fractions_as_values(calendar_as_values(text))
     if not _ANY_NUMBER.search(text):  # most sentences of prose: nothing to read
         return text
     text = _GROUPED.sub(_grouped, join_split_thousands(text))

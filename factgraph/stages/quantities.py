@@ -15,7 +15,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from factgraph.stages.number_forms import numbers_as_values, split_glued_units
+from factgraph.stages.number_forms import (
+    number_words_as_digits,
+    numbers_as_values,
+    split_glued_units,
+)
 from factgraph.stages.units import unit_registry
 
 # the spellings pint does not read as the unit they are
@@ -31,7 +35,7 @@ _DIMENSIONS = {
               "inches yard yards",
     "mass": "mg g kg gram grams kilogram kilograms tonne tonnes lb lbs ounce ounces oz",
     "time": "second seconds minute minutes hour hours hr hrs day days week weeks month months "
-            "year years ms min h",
+            "year years decades centuries ms min h",
     "volume": "ml l litre litres liter liters millilitres milliliters gallon gallons",
     "speed": "mph kph kmh",
     "temperature": "degc degf",
@@ -42,6 +46,8 @@ _DIMENSIONS = {
 }
 # each measuring unit and what it measures: two quantities are compared only where both
 # measure one thing (pint is asked less, and never about "in" or "a")
+# (not "decade" nor "century": the number check's marks of "the 1990s" and "the 12th century",
+# no lengths of time; "a decade" is read as "10 years")
 MEASURE_UNITS = {unit: dim for dim, units in _DIMENSIONS.items() for unit in units.split()}
 
 _DATA_PREFIXES = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
@@ -76,6 +82,14 @@ def _same_data_size(a: float, ua: str, b: float, ub: str) -> bool | None:
                for base in (1000, 1024))
 
 
+_YEARS = {"decades": 10, "centuries": 100}
+
+
+def _in_years(value: float, unit: str) -> tuple[float, str]:
+    """A length of decades or centuries in years ("2 decades" -> (20, "years"))."""
+    return (value * _YEARS[unit], "years") if unit in _YEARS else (value, unit)
+
+
 @lru_cache(maxsize=4096)  # a response's quantities meet each fact's: the same pairs recur
 def equal_quantities(a: float, ua: str, b: float, ub: str) -> bool | None:
     """True / False when ``a ua`` and ``b ub`` are quantities of one dimension (equal within
@@ -85,6 +99,8 @@ def equal_quantities(a: float, ua: str, b: float, ub: str) -> bool | None:
     data = _same_data_size(a, ua, b, ub)
     if data is not None:
         return data
+    # pint reads "decade" as a logarithmic ratio: a decade and a century as years
+    (a, ua), (b, ub) = _in_years(a, ua), _in_years(b, ub)
     try:
         reg = unit_registry()
         qa = reg.Quantity(a, PINT_UNITS.get(ua, ua))
@@ -99,7 +115,8 @@ def equal_quantities(a: float, ua: str, b: float, ub: str) -> bool | None:
 def stated_quantities(text: str) -> list[tuple[str, float, str]]:
     """(the number as content words read it, its value, its unit) for each number of ``text``
     followed by a unit of :data:`MEASURE_UNITS` ("1,280 metres" -> ("1280", 1280.0,
-    "metres"); "-10 °C" -> ("10", -10.0, "degc"))."""
-    plain = temperatures_as_units(numbers_as_values(split_glued_units(text))).lower()
+    "metres"); "-10 °C" -> ("10", -10.0, "degc"); "two weeks" -> ("2", 2.0, "weeks"))."""
+    plain = number_words_as_digits(numbers_as_values(split_glued_units(text)))
+    plain = temperatures_as_units(plain).lower()
     return [(m.group(2), -float(m.group(2)) if m.group(1) else float(m.group(2)), m.group(3))
             for m in _QUANTITY.finditer(plain) if m.group(3) in MEASURE_UNITS]

@@ -160,7 +160,8 @@ _QUANTIFIERS = frozenset({"following", "few", "several", "some", "many", "main",
                           "other"})  # beside _DETERMINERS
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and|while|which|whereas|but|because)\s+")
+_CLAUSE_BREAK = re.compile(r"[,;:()]\s+|\s+(?:and(?!\s+a\s+half\b)|while|which|whereas|but|because)"
+                           r"\s+")
 def split_facts(text: str, unit: str = "clause", min_content_words: int = 3) -> list[str]:
     """The facts of a long reference: its sentences (``unit="sentence"``), or each sentence
     cut at clause boundaries — commas, semicolons, colons, brackets, and the words "and",
@@ -221,10 +222,12 @@ _VERB_WORD = re.compile(rf"\s*(?:{_VERB_WORDS})\b")  # a piece that opens with o
 
 # no cut before a relative word: what follows it has no subject of its own ("…, which made it
 # unstable", "…, where he spent 17 seasons")
+# nor inside a time ("10:30") or at the "and" of "six and a half years"
 _CLAUSE_STATEMENT_BREAK = re.compile(
-    r"\s*[;:()]\s*(?:and\s+|but\s+)?|,\s+(?:and\s+|but\s+|so\s+|while\s+|whereas\s+|although\s+|"
+    r"\s*(?:[;()]|:(?!\d)|(?<!\d):)\s*(?:and\s+|but\s+)?|"
+    r",\s+(?:and\s+|but\s+|so\s+|while\s+|whereas\s+|although\s+|"
     r"because\s+)?(?!(?:which|where|who|whom|whose)\b|\d{4}\b)|"
-    r"\s+(?:and|while|whereas|although|but|because)\s+")
+    r"\s+(?:and(?!\s+a\s+half\b)|while|whereas|although|but|because)\s+")
 
 
 # a piece that opens with a verb, not a subject: an auxiliary or modal, a participle, a

@@ -119,7 +119,7 @@ class EvidenceJudge(JudgeOptions):
                                          "P(stated).")
     contradiction_check: bool = Field(
         True, description="E2E evidence: a fact whose aligned response sentence states "
-                          "another number, negation, antonym or name is contradicted.")
+                          "another number, date, negation, antonym or name is contradicted.")
     reference_facts: Literal["statements", "clauses", "sentences", "model"] = Field(
         "statements", description="E2E evidence: without given facts, a background text's "
                                   "facts are its self-contained statements (sentences cut "

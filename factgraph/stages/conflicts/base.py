@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from factgraph.stages.context_facts import as_digits
+from factgraph.stages.number_forms import PERCENT
 
 REST_SHARE = 0.75
 
@@ -30,7 +31,7 @@ YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
 class Conflict:
     """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
 
-    slot: str  # "number" | "negation" | "antonym" | "name", or a closed set's ("weekday", …)
+    slot: str  # "number" | "date" | "negation" | "antonym" | "name", or a closed set's ("weekday")
     fact_value: str
     response_value: str
 
@@ -38,8 +39,6 @@ class Conflict:
         """One line for a person: "number: fact 28, response 31"."""
         return f"{self.slot}: fact {self.fact_value!r}, response {self.response_value!r}"
 
-
-_PERCENT = re.compile(r"\s*%|\bper\s+cent\b", re.I)
 
 _NOT = re.compile(r"n\s*'\s*t\b|\bcannot\b", re.I)  # "didn't", "didn ' t", "cannot"
 
@@ -52,7 +51,7 @@ def tokens(text: str) -> list[str]:
     """The lower-cased words and numbers of ``text`` as the checks compare them: "n't" and
     "cannot" as "not", "%" and "per cent" as "percent", "non-" / "un-" joined to the word,
     number words as digits."""
-    plain = _NOT.sub(" not", _PERCENT.sub(" percent", text.replace("’", "'")))
+    plain = _NOT.sub(" not", PERCENT.sub(" percent", text.replace("’", "'")))
     plain = _PREFIX_HYPHEN.sub(r"\1", plain)
     return [as_digits(t) for t in (t.lower() for t in TOKEN.findall(plain))]
 

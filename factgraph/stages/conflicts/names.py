@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from factgraph.stages.conflicts.antonyms import NAMED_SETS
+from factgraph.stages.conflicts.antonyms import NAMED_SETS, WEEKDAYS
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
     QUOTED,
@@ -25,11 +25,23 @@ from factgraph.stages.context_facts import (
     fold_accents,
     stem,
 )
+from factgraph.stages.date_forms import MONTH_NAMES
 from factgraph.stages.fact_evidence import TITLES, names
 
 # the members of the closed sets, as the name check reads them ("wednesday", "mondays")
 CLOSED_SET_WORDS = frozenset({form for members in NAMED_SETS.values() for m in members
                               for form in (m, m + "s")})
+
+
+_MONTHS = frozenset(m.lower() for m in MONTH_NAMES)
+
+
+def _calendar_kind(word: str) -> str | None:
+    """"month" or "weekday" for a month's or a day's name (or its plural; a name is written
+    capitalised, so "March" and "May" are months here), else None: a date is swapped for
+    another date, not for a name."""
+    base = word.removesuffix("s")
+    return "month" if base in _MONTHS else "weekday" if base in WEEKDAYS else None
 
 
 def _initials(text: str) -> set[str]:
@@ -121,6 +133,8 @@ _PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "the
 # a temperature's scale is written capitalised but names no one: the number check reads it as
 # the number's unit ("100 degrees Celsius" / "212 degrees Fahrenheit" is one temperature)
 _SCALES = frozenset({"celsius", "fahrenheit", "centigrade", "kelvin"})
+# an era is written in capitals but names no one either ("AD" / "CE" is one era)
+_ERAS = frozenset({"ad", "ce", "bc", "bce"})
 
 
 def _names(text: str, first: bool = False) -> list[str]:
@@ -129,7 +143,7 @@ def _names(text: str, first: bool = False) -> list[str]:
     capitalised words ("Andy Murray won": a first name) or, with ``first``, alone ("Jones
     scored 170": a swapped name often opens the sentence; a fact's "Locals say" is no name)."""
     out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)
-           if n.lower() not in _SCALES]
+           if n.lower() not in _SCALES | _ERAS]
     opening = re.match(r"\s*([A-Z][a-z]{1,})\b(\s+[A-Z][a-z])?", text)
     if opening and (first or opening.group(2)) and opening.group(1).lower() not in STOPWORDS \
             and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS | TITLES:
@@ -258,6 +272,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         for m in others:
             if (_spelling_variant(n, m) and not other_code(n, m)) or short_form(n, m):
                 continue  # "Shepard" / "Shepherd", "Bill" / "William"
+            if _calendar_kind(n) not in (None, _calendar_kind(m)):
+                continue  # a month's rival is a month ("January 1" / "New Year's Day")
             rest = share
             # the other name whole: its run, or the name alone opening the sentence ("Kevin
             # Pietersen was sacked" / "Vandermeer was sacked"; not "…, London, ran across":

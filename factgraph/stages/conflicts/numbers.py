@@ -4,10 +4,13 @@ has another number in the same slot — the same counted word or neighbour ("28 
 units are no conflict: 2 hours / 120 minutes), two years, two decades, or two ages; or the
 fact's number in another unit of its kind ("500 km" / "500 miles", "100 °C" / "100 °F").
 Numbers are read as their values (:mod:`factgraph.stages.number_forms`: "1.2 million" /
-"1,200,000" / "£1.2m"; "60 000"; "sixty thousand"), a scaled one marked with its magnitude.
-What agrees: a magnitude's value ("2.1 million" / "2,100,000"), a close number where either
-side gives a round figure or a bound ("about 50" / "52"), a value inside a range the other
-side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995"); a range changed
+"1,200,000" / "£1.2m"; "60 000"; "sixty thousand"; "half of" / "50%"; a time of day on the
+24-hour clock, "9:30 pm" / "21:30"), a scaled one marked with its magnitude.
+What agrees: a magnitude's value ("2.1 million" / "2,100,000", and against a count of what
+it counts: "900,000 people" is another value), a close number where either side gives a round
+figure or a bound ("about 50" / "52", "about 1.2 million" / "1,150,000"), a value inside a
+range the other side states ("between 50 and 60"), a year of a decade ("the 1990s" / "1995")
+or of a century ("the 12th century" / "1150"); a range changed
 at both ends ("7 to 10 days" / "2 to 3 days") is another value. News text as
 written: a currency sign is the number's unit, "£60million" a number and its magnitude, "27 ,
 000" one number, "2005–09" a year range, ".375" a decimal."""
@@ -35,6 +38,7 @@ from factgraph.stages.context_facts import (
     split_glued_magnitudes,
     stem,
 )
+from factgraph.stages.date_forms import MONTH_NAMES, TIME_MARK, ordinal, shown_time
 from factgraph.stages.fact_evidence import numbers
 from factgraph.stages.number_forms import (
     MAGNITUDE_MARKS,
@@ -43,7 +47,7 @@ from factgraph.stages.number_forms import (
     readable_number,
     split_glued_units,
 )
-from factgraph.stages.quantities import equal_quantities, temperatures_as_units
+from factgraph.stages.quantities import MEASURE_UNITS, equal_quantities, temperatures_as_units
 
 _MEASURES = frozenset({"times", "percent", "fold", "seconds", "minutes", "hours", "days", "weeks",
                        "months", "years", "miles", "km", "kilometres", "kilometers", "metres",
@@ -83,24 +87,16 @@ _CURRENCY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s*(?:"
 
 
 _CURRENCY_WORD = {"$": "dollars", "€": "euros", "£": "pounds"}
+_CURRENCY_WORDS = frozenset(_CURRENCY_WORD.values())
+# what a decade and a century read as after their number ("1990 decade", "12 century")
+_CALENDAR_MARKS = frozenset({"decade", "century"})
 
 _SHOWN_UNITS = {"degc": "°C", "degf": "°F"}
-
-
-# a year range that gives its end in two digits ("2005–09" is 2005 to 2009)
-_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![.,]?\d)")
 
 
 # a decade is its first year and the word "decade" ("the 1990s" / "the 1980s" differ; "the
 # 1990s" / "1995" agree: :func:`_year_in_decade`)
 _DECADE = re.compile(r"\b((?:1[0-9]|20)\d0)[’']?s\b")
-
-
-def _full_year_range(m: re.Match[str]) -> str:
-    """A :data:`_SHORT_YEAR_RANGE` match with its end in full ("2005–2009")."""
-    start, end = int(m.group(1)), int(m.group(2))
-    full = start // 100 * 100 + end
-    return f"{start}–{full}" if full > start else m.group(0)  # "2010 - 08" is no range
 
 
 @lru_cache(maxsize=512)  # read by the slots, the neighbours and the ranges of one text
@@ -112,7 +108,6 @@ def _number_text(text: str) -> str:
     ``temperatures_as_units``)."""
     text = _joined_numbers(split_glued_units(split_glued_magnitudes(text)))  # read once
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORD[m.group(1)]}", text)
-    text = _SHORT_YEAR_RANGE.sub(_full_year_range, text)
     text = _DECADE.sub(r"\1 decade", text)
     text = temperatures_as_units(text)
     return re.sub(r"(?<![\w.])\.(?=\d)", "0.", text)
@@ -128,8 +123,8 @@ def _joined_numbers(text: str) -> str:
     """``text`` with digit groups that tokenisation split ("27 , 000") joined again, and
     ordinals read as their number ("147th" -> "147", as content words read them); a number
     word that is part of a name (:data:`_NAME_NUMBER`) is no number."""
-    return numbers_as_values(ordinals_as_numbers(_NAME_NUMBER.sub("Name", text)),
-                             mark_magnitudes=True)
+    return ordinals_as_numbers(numbers_as_values(_NAME_NUMBER.sub("Name", text),
+                                                 mark_magnitudes=True))
 
 
 # a person's age, as news text gives it: "Smith, 53,", "aged 53", "53-year-old", "is 53."
@@ -201,15 +196,32 @@ def _year_in_decade(a: str, ua: str | None, b: str, ub: str | None) -> bool:
     return bool(YEAR.match(year)) and int(decade) <= float(year) < int(decade) + 10
 
 
+def _year_in_century(a: str, ua: str | None, b: str, ub: str | None) -> bool:
+    """Whether one side is a century and the other a year of it ("the 12th century" / "1150",
+    read as "12 century" and "1150")."""
+    if {ua, ub} != {"century", None}:
+        return False
+    century, year = (a, b) if ua == "century" else (b, a)
+    if not (century.isdigit() and year.isdigit() and 3 <= len(year) <= 4):
+        return False
+    return (int(century) - 1) * 100 <= int(year) <= int(century) * 100
+
+
 def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     """True / False when both are counts and one at least has a magnitude ("2.1 million" /
     "2,100,000" / "2.1 billion"; equal within 1%), None when they are not both counts: a bare
-    number under 1,000 or a year is compared with no magnitude."""
-    if ua == ub or not {ua, ub} & _MAGNITUDES or not {ua, ub} <= {*_MAGNITUDES, None}:
+    number under 1,000 or a year is compared with no magnitude. The other side may name what
+    it counts ("1.2 million" / "900,000 people" or "900,000 dollars": the magnitude's mark
+    stands where the counted word would), not what it measures ("900,000 km")."""
+    if ua == ub or not {ua, ub} & _MAGNITUDES:
         return None
-    bare = a if ua is None else b if ub is None else None
-    if bare is not None and (YEAR.match(bare) or float(bare) < 1000):
-        return None
+    unscaled = (a, ua) if ua not in _MAGNITUDES else (b, ub) if ub not in _MAGNITUDES else None
+    if unscaled is not None:
+        value, word = unscaled
+        if YEAR.match(value) or float(value) < 1000 or (word is not None and (
+                (_is_measure(word) and word not in _CURRENCY_WORDS) or word in MEASURE_UNITS
+                or word == TIME_MARK)):
+            return None
     va, vb = float(a), float(b)  # already scaled: "2.1 million" reads "2100000 million"
     return abs(va - vb) <= 0.01 * abs(vb)
 
@@ -218,13 +230,13 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
     """True / False when pint reads both as quantities of one dimension (equal within 1%), or
     both are counts with a magnitude (:func:`_same_count`); True for a decade and a year of it
     (a year outside it may date another event: None); None when it cannot compare them."""
-    if _year_in_decade(a, ua, b, ub):
+    if _year_in_decade(a, ua, b, ub) or _year_in_century(a, ua, b, ub):
         return True
     count = _same_count(a, ua, b, ub)
     if count is not None:
         return count
-    if not ua or not ub or ua == ub:
-        return None
+    if not ua or not ub or ua == ub or {ua, ub} & _CALENDAR_MARKS:
+        return None  # "the 1990s" and "the 12th century" are times, no lengths of time
     fa, fb = _as_float(a), _as_float(b)
     if fa is None or fb is None:  # "2.15.0": a version, no quantity
         return None
@@ -348,6 +360,52 @@ def _pair_conflict(fact_slots: list[tuple[str, str | None]],
     return None
 
 
+_MONTH = "|".join(m.lower() for m in MONTH_NAMES)
+# a day and its month, in either order, and the year after them where one is given ("26 April
+# 1986", "April 26, 1986", "the 26 of April"), as the number check reads a text
+_DATE = re.compile(rf"\b(?:(\d{{1,2}})\s+(?:of\s+)?({_MONTH})|({_MONTH})\s+(\d{{1,2}}))\b"
+                   rf"(?![:.]?\d)(?:,?\s+((?:1[5-9]|20)\d\d)\b)?", re.I)
+
+
+def _dates(text: str) -> list[tuple[int, str, str | None]]:
+    """(day, month, year or None) for each date ``text`` gives with its day and month."""
+    out = []
+    for m in _DATE.finditer(_number_text(text)):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if 1 <= int(day) <= 31:
+            out.append((int(day), month.lower(), m.group(5)))
+    return out
+
+
+def _shown_date(date: tuple[int, str, str | None]) -> str:
+    day, month, year = date
+    return f"{day} {month.title()}" + (f" {year}" if year else "")
+
+
+def _date_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stems: set[str]
+                   ) -> Conflict | None:
+    """The fact's one date (a day and its month) given otherwise in the sentence: no date of
+    the sentence is the fact's, and one shares its day, its month or its year ("1 May 1999" /
+    "June 1, 1999": the month changed, which the slot of one number at a time cannot see),
+    with the rest of the fact there."""
+    fact_dates = _dates(fact)
+    if len(fact_dates) != 1:
+        return None
+    day, month, year = fact_dates[0]
+    sentence_dates = _dates(sentence)
+    if any((d == day and m == month and None in (y, year)) or (d, m, y) == (day, month, year)
+           for d, m, y in sentence_dates):
+        return None
+    rival = next((x for x in sentence_dates if x[0] == day or x[1] == month
+                  or (year is not None and x[2] == year)), None)
+    if rival is None:
+        return None
+    share, size = rest_share(fact_stems, {str(day), month, year or ""}, sentence_stems)
+    if size >= 1 and share >= SLOT_REST_SHARE:
+        return Conflict("date", _shown_date(fact_dates[0]), _shown_date(rival))
+    return None
+
+
 def _as_float(value: str) -> float | None:
     """``value`` as a number, or None where it is none."""
     try:
@@ -364,7 +422,8 @@ def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
 
 def _hedged(text: str) -> set[str]:
     """The numbers of ``text`` given as round figures or bounds (:data:`_HEDGE`)."""
-    return {(m.group(1) or m.group(2)).replace(",", "") for m in _HEDGE.finditer(text)}
+    return {(m.group(1) or m.group(2)).replace(",", "")
+            for m in _HEDGE.finditer(_number_text(text))}
 
 
 def _close(a: str, b: str) -> bool:
@@ -400,6 +459,10 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                                     fact_stems, sentence_stems)
     if changed_range is not None:  # "about 7 to 10 days" / "about 2 to 3 days"
         return changed_range
+    if aligned:  # "1 May 1999" / "June 1, 1999"
+        changed_date = _date_conflict(fact, sentence, fact_stems, sentence_stems)
+        if changed_date is not None:
+            return changed_date
     changed_score = _score_conflict(_number_text(fact), _number_text(sentence), fact_stems,
                                     sentence_stems)
     if changed_score is not None:  # "won 30-20" / "won 24-12"
@@ -430,8 +493,10 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             same_quantity = _same_quantity(n, unit, m, unit_m)
             if same_quantity:  # "2 hours" / "120 minutes", "40 °C" / "104 °F"
                 continue
-            if {n, m} & hedged and stem(unit or "") == stem(unit_m or "") and _close(n, m):
-                continue  # "about 50 people" / "52 people"
+            if {n, m} & hedged and _close(n, m) and (
+                    stem(unit or "") == stem(unit_m or "")
+                    or _same_count(n, unit, m, unit_m) is not None):
+                continue  # "about 50 people" / "52 people", "about 1.2 million" / "1,150,000"
             if _in_a_range(n, sentence_ranges) or _in_a_range(m, fact_ranges):
                 continue  # "55 metres" / "between 50 and 60 metres"
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"
@@ -498,6 +563,10 @@ def _shown(number: str, unit: str | None) -> str:
     """A number and its unit as a reason shows them ("100 °C", "the 1990s")."""
     if unit == "decade":
         return f"the {number}s"
+    if unit == "century" and number.isdigit():
+        return f"the {ordinal(int(number))} century"
+    if unit == TIME_MARK:
+        return shown_time(number)
     if YEAR.match(number) and unit and not (_is_measure(unit) or unit in _MAGNITUDES
                                              or unit in _SHOWN_UNITS):
         return number  # a year has no unit: "1965, Paul ..." shows "1965", not "1965 paul"
