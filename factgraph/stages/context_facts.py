@@ -30,6 +30,7 @@ from factgraph.stages.number_forms import (  # NUMBER_WORDS: read from here by o
     numbers_as_values,
     split_glued_units,
 )
+from factgraph.stages.place_names import current_place_names
 from factgraph.stages.session import ModelSession
 
 STOPWORDS = frozenset([
@@ -118,7 +119,7 @@ def content_words(text: str, values: bool = True) -> list[str]:
     ``values=False`` keeps each number as written ("1,500", "2.1", "million"): what a change
     to the text's own spelling must find."""
     # numbers before the case goes: "8.3M" is 8.3 million, "8.3m" may be metres
-    plain = fold_accents(text)
+    plain = current_place_names(fold_accents(text))  # "Bombay" is "Mumbai"
     plain = split_glued_units(plain)  # "8GB" is 8 GB
     if values:  # "5%" and "5 per cent" are "5 percent"; "half of" is "about 50 percent of"
         plain = PERCENT.sub(" percent", numbers_as_values(plain))

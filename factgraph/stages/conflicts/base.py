@@ -31,7 +31,7 @@ YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
 class Conflict:
     """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
 
-    slot: str  # "number" | "date" | "negation" | "antonym" | "name", or a closed set's ("weekday")
+    slot: str  # "number" | "date" | "time" | "negation" | "antonym" | "name", or a closed set's
     fact_value: str
     response_value: str
 

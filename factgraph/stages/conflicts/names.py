@@ -27,6 +27,7 @@ from factgraph.stages.context_facts import (
 )
 from factgraph.stages.date_forms import MONTH_NAMES
 from factgraph.stages.fact_evidence import TITLES, names
+from factgraph.stages.place_names import same_place_name
 
 # the members of the closed sets, as the name check reads them ("wednesday", "mondays")
 CLOSED_SET_WORDS = frozenset({form for members in NAMED_SETS.values() for m in members
@@ -90,8 +91,10 @@ def _spelling_variant(a: str, b: str) -> bool:
 
 def _short_form(a: str, b: str) -> bool:
     """Whether one of two names is the other abbreviated (:func:`_abbreviates`: "Utd" /
-    "United") or a given name's short form (:data:`_NICKNAMES`: "Bill" / "William")."""
-    return _abbreviates(a, b) or _abbreviates(b, a) or any(a in g and b in g for g in _NICKNAMES)
+    "United"), a given name's short form (:data:`_NICKNAMES`: "Bill" / "William") or a
+    place's former name ("Bombay" / "Mumbai": :mod:`factgraph.stages.place_names`)."""
+    return _abbreviates(a, b) or _abbreviates(b, a) or any(
+        a in g and b in g for g in _NICKNAMES) or (a != b and same_place_name(a, b))
 
 
 def _abbreviates(short: str, long_: str) -> bool:

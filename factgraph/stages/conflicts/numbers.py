@@ -541,7 +541,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # spent 7,500")
             if (size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE)) or (
                     size == 1 and share == 1.0 and same_slot):
-                return Conflict("number", _shown(n, unit), _shown(m, unit_m))
+                slot = "time" if unit == unit_m == TIME_MARK else "number"  # "15:00 → 16:00"
+                return Conflict(slot, _shown(n, unit), _shown(m, unit_m))
     return None
 
 
