@@ -159,6 +159,11 @@ def test_another_date_is_shown_as_dates(fact: str, said: str, shown: tuple[str, 
     assert contradiction(fact, fact, fact) is None
 
 
+def test_a_date_that_shares_only_the_year_dates_another_event() -> None:
+    said = "The law, passed in 2020, took effect on 1 June 2020."
+    assert contradiction("The law was passed on 3 May 2020.", said, said) is None
+
+
 def test_a_time_is_shown_on_the_24_hour_clock() -> None:
     assert [shown_time(v) for v in ("21.5", "0", "7.3333")] == ["21:30", "00:00", "07:20"]
 

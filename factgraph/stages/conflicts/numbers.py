@@ -385,7 +385,7 @@ def _shown_date(date: tuple[int, str, str | None]) -> str:
 def _date_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stems: set[str]
                    ) -> Conflict | None:
     """The fact's one date (a day and its month) given otherwise in the sentence: no date of
-    the sentence is the fact's, and one shares its day, its month or its year ("1 May 1999" /
+    the sentence is the fact's, and one shares its day or its month ("1 May 1999" /
     "June 1, 1999": the month changed, which the slot of one number at a time cannot see),
     with the rest of the fact there."""
     fact_dates = _dates(fact)
@@ -396,8 +396,9 @@ def _date_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_ste
     if any((d == day and m == month and None in (y, year)) or (d, m, y) == (day, month, year)
            for d, m, y in sentence_dates):
         return None
-    rival = next((x for x in sentence_dates if x[0] == day or x[1] == month
-                  or (year is not None and x[2] == year)), None)
+    # the same day or the same month: one date changed; a date that shares only the year
+    # dates another event ("passed on 3 May 2020" / "took effect on 1 June 2020")
+    rival = next((x for x in sentence_dates if x[0] == day or x[1] == month), None)
     if rival is None:
         return None
     share, size = rest_share(fact_stems, {str(day), month, year or ""}, sentence_stems)
