@@ -10,7 +10,8 @@ pairs (the fact and a sentence that gives another value, written another way too
 
     python -m benchmarks.form_probe [--set NAME|all] [--verbose]
 
-NAME: numbers, names, quantities, dates, fractions, blind-forms, blind-forms-2.
+NAME: numbers, names, quantities, dates, fractions, blind-forms, blind-forms-2,
+blind-forms-3.
 """
 
 from __future__ import annotations

@@ -224,3 +224,42 @@ def test_a_decade_or_a_century_is_no_length_of_time() -> None:
     assert contradiction("Domenico Rancadore sentenced for 7 years.", said, said) is None
     said = "The castle stood for 7 years after it was built in the 12th century."
     assert contradiction("The castle was built in the 12th century.", said, said) is None
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    # found by blind-forms-2 and -3 (written by agents that never saw the code): each was
+    # shown contradicted or left missing
+    ("The hospital treated 1,250 patients.", "The hospital treated twelve hundred and fifty "
+                                             "patients."),
+    ("The shares rose 12.5% on Monday.", "The shares rose twelve and a half percent on Monday."),
+    ("Ruth Bader Ginsburg joined the Supreme Court in 1993.",
+     "Justice Ginsburg joined the Supreme Court in 1993."),
+    ("Gordon Ramsay opened his first restaurant in 1998.",
+     "Chef Ramsay opened his first restaurant in 1998."),
+    ("The climate summit was held in the United Kingdom.",
+     "The climate summit was held in the UK."),
+    ("John F. Kennedy visited West Berlin in 1963.", "JFK visited West Berlin in 1963."),
+    ("The solar eclipse peaked at 2:15 in the afternoon.", "The solar eclipse peaked at 14:15."),
+])
+def test_a_number_a_title_or_initials_in_another_form_is_no_contradiction(
+        fact: str, said: str) -> None:
+    assert contradiction(fact, said, said) is None
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The coach named 23 players for the tournament.",
+     "The coach named twenty-six players for the tournament."),
+    ("The bank cut its rate by half a percentage point.",
+     "The bank cut its rate by 0.25 percentage points."),
+    ("John F. Kennedy visited West Berlin in 1963.", "LBJ visited West Berlin in 1963."),
+    ("The solar eclipse peaked at 2:15 in the afternoon.", "The solar eclipse peaked at 15:15."),
+])
+def test_another_value_or_person_in_those_forms_is_still_caught(fact: str, said: str) -> None:
+    assert contradiction(fact, said, said) is not None
+
+
+def test_a_title_is_no_name_but_a_surname_that_is_one_stays() -> None:
+    from factgraph.stages.fact_evidence import names
+
+    assert "justice" not in names("In 1993 Justice Ginsburg joined the court.")
+    assert "bishop" in names("The coach praised Abby Bishop after the game.")

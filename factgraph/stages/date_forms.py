@@ -58,8 +58,8 @@ _HOUR_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "
                "eleven", "twelve")
 _HOUR = rf"(1[0-2]|[1-9]|{'|'.join(_HOUR_WORDS)})"
 _TIME_IN_WORDS = re.compile(
-    rf"\b(?:(?:a\s+)?(half|quarter)\s+(past|to)\s+)?{_HOUR}(?:\s+o['’]?clock)?\s+"
-    r"(in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b", re.I)
+    rf"\b(?:(?:a\s+)?(half|quarter)\s+(past|to)\s+)?{_HOUR}(?:[:.]([0-5]\d))?"
+    r"(?:\s+o['’]?clock)?\s+(in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b", re.I)
 _NOON = re.compile(r"\b(?:(noon|midday)|(midnight))\b", re.I)
 
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)"
@@ -127,7 +127,8 @@ def _time_in_words(m: re.Match[str]) -> str:
     minute = {None: 0, "half": 30, "quarter": 15}[m.group(1) and m.group(1).lower()]
     if (m.group(2) or "").lower() == "to":
         hour, minute = hour - 1, 60 - minute
-    part = m.group(4).lower()
+    minute += int(m.group(4) or 0)  # "2:15 in the afternoon"
+    part = m.group(5).lower()
     hour %= 12  # "twelve" is 0 or 12
     if "afternoon" in part or "evening" in part or (part.endswith("night") and hour >= 6):
         hour += 12  # "eleven at night" is 23:00, "two at night" 02:00

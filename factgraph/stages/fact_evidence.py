@@ -75,7 +75,16 @@ def distinctiveness(facts: Sequence[str]) -> dict[str, float]:
 # Miliband; "reactor No. 4" names nothing)
 TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "no", "nos", "mt",
                     "fig", "vol", "sir", "dame", "lord", "lady", "rev", "gen", "col", "capt",
-                    "lt", "sgt", "gov", "sen", "rep", "pres"})
+                    "lt", "sgt", "gov", "sen", "rep", "pres",
+                    # an office or a trade written before a surname ("Justice Ginsburg", "Chef
+                    # Ramsay"); not one that is a surname or a name as often ("General",
+                    # "King", "Prince", "Bishop", "Pope", "Constable", "Cardinal")
+                    "president", "senator", "governor", "judge", "justice", "chancellor",
+                    "minister", "mayor", "sheriff", "professor", "doctor", "coach", "chef",
+                    "captain", "colonel", "lieutenant", "sergeant", "corporal", "admiral",
+                    "commander", "commissioner", "inspector", "detective", "officer",
+                    "ambassador", "archbishop", "rabbi", "imam", "reverend", "pastor", "chairman",
+                    "chairwoman", "congressman", "congresswoman"})
 
 
 def names(text: str) -> list[str]:

@@ -104,7 +104,8 @@ def join_split_thousands(text: str) -> str:
 
 # what a fraction may be of: a magnitude, a dozen, a unit of time or measure ("half a million",
 # "a year and a half", "two and a half hours", "a quarter of a mile")
-_FRACTION_UNITS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "second",
+_FRACTION_UNITS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "percent",
+                   "per cent", "percentage point", "point", "second",
                    "minute", "hour", "day", "week", "month", "year", "decade", "century",
                    "mile", "kilometre", "kilometer", "metre", "meter", "foot", "inch", "pound",
                    "kilo", "kilogram", "gram", "litre", "liter", "gallon", "ton", "tonne",
@@ -149,7 +150,8 @@ def _count(word: str) -> Decimal:
 
 
 def _plural(unit: str) -> str:
-    return unit if unit in ("hundred", "thousand", "million", "billion", "trillion") else (
+    return unit if unit in ("hundred", "thousand", "million", "billion", "trillion", "percent",
+                            "per cent") else (
         "centuries" if unit == "century" else "feet" if unit == "foot" else
         "inches" if unit == "inch" else unit + "s")
 
@@ -244,6 +246,29 @@ def _range_scaled(m: re.Match[str]) -> str:
     return _value(low, MAGNITUDES[magnitude.group(1).lower()]) + sep + high
 
 
+# "twenty-six", "twenty six": one number (a number word alone stays a word here; the content
+# words read it as its digits)
+_COMPOUND_NUMBER_WORD = re.compile(
+    rf"\b({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})\b(?!\s+(?:{_MAGNITUDE_WORD})\b)",
+    re.I)
+# "twelve hundred and fifty", "two hundred and 5": British English joins the hundreds and the
+# rest with "and"
+_HUNDRED_AND = re.compile(
+    rf"\b(\d+|{'|'.join(_WORD_VALUES)})\s+hundred\s+and\s+(\d{{1,2}}|"
+    rf"{'|'.join(w for w in _WORD_VALUES if w != 'a')})\b(?!\s*(?:{_MAGNITUDE_WORD})\b)", re.I)
+
+
+def _compound_number_word(m: re.Match[str]) -> str:
+    return str(TENS[m.group(1).lower()] + _WORD_VALUES[m.group(2).lower()])
+
+
+def _hundred_and(m: re.Match[str]) -> str:
+    rest = int(_count(m.group(2)))
+    if rest >= 100:
+        return m.group(0)
+    return str(int(_count(m.group(1))) * 100 + rest)
+
+
 def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
     """``text`` with each number written as its value (module docstring): "1,200,000",
     "1.2 million" and "$1.2m" all read "1200000"; "sixty thousand" reads "60000".
@@ -264,8 +289,10 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
         return scaled(m.group(1), factor, words[-1])
 
     text = fractions_as_values(calendar_as_values(text))
+    text = _COMPOUND_NUMBER_WORD.sub(_compound_number_word, text)
     if not _ANY_NUMBER.search(text):  # most sentences of prose: nothing to read
         return text
+    text = _HUNDRED_AND.sub(_hundred_and, text)
     text = _GROUPED.sub(_grouped, join_split_thousands(text))
     text = _ZERO_FRACTION.sub(r"\1", text)
     text = _NUMBER_WORD_BEFORE_MAGNITUDE.sub(_number_word, text)

@@ -45,11 +45,17 @@ def _calendar_kind(word: str) -> str | None:
     return "month" if base in _MONTHS else "weekday" if base in WEEKDAYS else None
 
 
-def _initials(text: str) -> set[str]:
+def _initials(text: str, whole_runs: bool = True) -> set[str]:
     """Acronyms the fact's runs of capitalised words make ("Natural Language Processing" ->
-    "nlp"): a shorter name of the same thing."""
+    "nlp"): a shorter name of the same thing. A run may end at a full stop or a comma ("the
+    United Kingdom." gives "uk") and hold an initial ("John F. Kennedy" gives "jfk");
+    ``whole_runs=False`` reads only the words before such a mark, a run's inner stretch (what
+    :func:`_longer_acronym` reads: "European Space Agency," then gives no "sa" that "NASA"
+    would hold)."""
+    end = r"(?:\s+|$|(?=[^\w\s]))" if whole_runs else r"(?:\s+|$)"
+    dot = r"\.?" if whole_runs else ""
     out: set[str] = set()
-    for run in re.findall(r"(?:\b[A-Z][a-zA-Z]*(?:\s+|$)){2,}", text):
+    for run in re.findall(rf"(?:\b[A-Z][a-zA-Z]*{dot}{end}){{2,}}", text):
         words = run.split()  # each stretch of two or more: "The United States" gives "us"
         out.update("".join(w[0] for w in words[i:j]).lower()
                    for i in range(len(words)) for j in range(i + 2, len(words) + 1))
@@ -237,7 +243,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     others = [m for m in sentence_names if m not in fact_names and m not in short
               and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
                                                  or short_form(m, f) for f in fact_names)
-              and not _longer_acronym(m, short, sentence)]
+              and not _longer_acronym(m, _initials(fact, whole_runs=False), sentence)]
     if not others:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]
