@@ -39,7 +39,8 @@ TIME_MARK = "oclock"
 
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")
-_ABBREVIATED = {m[:3]: m for m in MONTH_NAMES if m != "May"} | {"Sept": "September"}
+# a month's abbreviation and the month ("Apr" -> "April")
+MONTH_ABBREVIATIONS = {m[:3]: m for m in MONTH_NAMES if m != "May"} | {"Sept": "September"}
 
 _AM_PM = r"(?:([ap])(?:\.\s?m\.|\s?m\b))"
 # "3 pm", "3pm", "9:30 p.m.", "9.30pm"; an hour of 1 to 12
@@ -66,7 +67,7 @@ _YEAR = r"(?:1[5-9]\d\d|20\d\d)"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(0?[1-9]|1[0-2])-(0?[1-9]|[12]\d|3[01])\b(?![-:]\d)")
 # day / month / year with one mark throughout: "26/04/1986", "04/26/1986", "26.04.1986"
 _DIGIT_DATE = re.compile(rf"(?<![\d/.])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})\b(?![/.]\d)")
-_ABBREVIATION = "|".join(sorted(_ABBREVIATED, key=len, reverse=True))
+_ABBREVIATION = "|".join(sorted(MONTH_ABBREVIATIONS, key=len, reverse=True))
 # an abbreviated month beside a number: "Apr. 26", "Sept 1939", "26 Apr 1986" (capitalised,
 # so "mar" and "jan" as words are left alone)
 _MONTH_ABBREVIATION = re.compile(
@@ -96,7 +97,7 @@ _DECADE_IN_TWO_DIGITS = re.compile(
 # ("1703 – 23 April 1763" is a year, then a day)
 _SHORT_YEAR_RANGE = re.compile(
     rf"\b({_YEAR})\s*([–—-])\s*(\d\d)\b(?![.,]?\d)(?!\s*(?:{'|'.join(MONTH_NAMES)}|"
-    rf"{'|'.join(_ABBREVIATED)})\b)", re.I)
+    rf"{'|'.join(MONTH_ABBREVIATIONS)})\b)", re.I)
 
 # a text without a digit or one of these words has nothing to rewrite
 _ANY_CALENDAR = re.compile(r"\d|\b(?:noon|midday|midnight|century|centuries|millennium|morning|"
@@ -173,7 +174,7 @@ def dates_written_out(text: str) -> str:
     text = _ISO_DATE.sub(
         lambda m: _written_date(int(m.group(3)), int(m.group(2)), m.group(1)), text)
     text = _DIGIT_DATE.sub(_digit_date, text)
-    return _MONTH_ABBREVIATION.sub(lambda m: _ABBREVIATED[m.group(1) or m.group(2)], text)
+    return _MONTH_ABBREVIATION.sub(lambda m: MONTH_ABBREVIATIONS[m.group(1) or m.group(2)], text)
 
 
 def ordinal(n: int) -> str:

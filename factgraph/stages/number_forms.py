@@ -67,9 +67,11 @@ _MONTH_BEFORE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov
 _ZERO_FRACTION = re.compile(r"(?<![\d.])(\d+)\.0+(?!\.?\d)")
 _NUMBER = r"\d+(?:\.\d+)?"
 _MAGNITUDE_WORD = "|".join(MAGNITUDES)
-_NUMBER_WORD_BEFORE_MAGNITUDE = re.compile(
-    rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|({'|'.join(_WORD_VALUES)}))"
-    rf"(?= (?:{_MAGNITUDE_WORD})\b)", re.I)
+# a number word, or two ("twenty-six", "twenty six"): :func:`_number_word` reads its value
+_NUMBER_WORDS = (rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|"
+                 rf"({'|'.join(_WORD_VALUES)}))")
+_NUMBER_WORD_BEFORE_MAGNITUDE = re.compile(rf"{_NUMBER_WORDS}(?= (?:{_MAGNITUDE_WORD})\b)",
+                                           re.I)
 _RANGE_BEFORE_MAGNITUDE = re.compile(
     rf"(?<![\d.,])({_NUMBER})(\s*(?:to|and|or|-|–|—)\s*)({_NUMBER})(?=\s*(?:{_MAGNITUDE_WORD})\b)",
     re.I)
@@ -139,7 +141,10 @@ _N_IN_M = re.compile(rf"\b{_SMALL_COUNT}\s+(?:out\s+of|in)\s+{_SMALL_COUNT}"
                      r"days?|weeks?|hours?|minutes?|seconds?|times?)\b)[a-z])", re.I)
 _UNICODE_FRACTIONS = {"½": "5", "¼": "25", "¾": "75"}
 _UNICODE_FRACTION = re.compile(r"(\d*)\s?([½¼¾])")
-_ANY_FRACTION = re.compile(rf"[½¼¾]|\b(?:{_PART}|dozen|decade|century|out\s+of|in)\b", re.I)
+# a text without one of these has no fraction to rewrite ("in" only before a count: "in"
+# alone stands in most sentences)
+_ANY_FRACTION = re.compile(rf"[½¼¾]|\b(?:{_PART}|dozen|decade|century)\b|"
+                           rf"\b(?:out\s+of|in)\s+{_SMALL_COUNT}\b", re.I)
 # a decade or a century as a length of time ("for a decade", "over a century")
 _ONE_PERIOD = re.compile(r"\b(?:a|one)\s+(decade|century)\b(?!\s+(?:of|ago|earlier|later)\b)",
                          re.I)
@@ -161,9 +166,7 @@ def _share(m: re.Match[str]) -> str:
     if before.strip().lower() in _WHOLE_HALF or (count is None and part != "half"):
         return m.group(0)  # "the second half of", "a third" needs its count ("third of" alone
         # is an ordinal's)
-    if count is None or count.lower() in ("a", "one"):
-        count = "1"
-    share = Decimal(100) * _count(count) / _PARTS[part]
+    share = Decimal(100) * (_count(count) if count else 1) / _PARTS[part]
     return f"{before}about {round(share)} percent "
 
 
@@ -182,7 +185,7 @@ def fractions_as_values(text: str) -> str:
     ("half of the voters" is "about 50 percent of the voters", "two-thirds of" and "two in
     three" "about 67 percent of", "nine out of ten" "about 90 percent of"), so that "50%"
     states it and "30%" contradicts it, while "48%" agrees with a round "half"."""
-    if not _ANY_FRACTION.search(text) and "half" not in text.lower():
+    if not _ANY_FRACTION.search(text):
         return text
     text = _UNICODE_FRACTION.sub(
         lambda m: f"{m.group(1) or 0}.{_UNICODE_FRACTIONS[m.group(2)]}", text)
@@ -190,9 +193,9 @@ def fractions_as_values(text: str) -> str:
         lambda m: f"{_count(m.group(1)) + Decimal('0.5')} {_plural(m.group(2).lower())}", text)
     text = _UNIT_AND_A_HALF.sub(lambda m: f"1.5 {_plural(m.group(1).lower())}", text)
     text = _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", text)
-    text = _PART_OF_A_UNIT.sub(lambda m: "{} {}".format(
-        (_count(m.group(1) if m.group(1).lower() != "a" else "1")
-         / _PARTS[m.group(2).lower()]).quantize(Decimal("0.01")).normalize(), m.group(3)), text)
+    text = _PART_OF_A_UNIT.sub(lambda m: "{} {}".format((
+        _count(m.group(1)) / _PARTS[m.group(2).lower()]).quantize(Decimal("0.01")).normalize(),
+        m.group(3)), text)
     text = _DOZEN.sub(lambda m: format((_count(m.group(1)) * 12).normalize(), "f"), text)
     text = _N_IN_M.sub(_n_in_m, text)
     text = _ONE_PERIOD.sub(lambda m: "10 years" if m.group(1).lower() == "decade"
@@ -200,9 +203,7 @@ def fractions_as_values(text: str) -> str:
     return _SHARE.sub(_share, text)
 
 
-_NUMBER_WORD = re.compile(
-    rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|({'|'.join(_WORD_VALUES)}))\b",
-    re.I)
+_NUMBER_WORD = re.compile(rf"{_NUMBER_WORDS}\b", re.I)
 
 
 def number_words_as_digits(text: str) -> str:
@@ -258,10 +259,6 @@ _HUNDRED_AND = re.compile(
     rf"{'|'.join(w for w in _WORD_VALUES if w != 'a')})\b(?!\s*(?:{_MAGNITUDE_WORD})\b)", re.I)
 
 
-def _compound_number_word(m: re.Match[str]) -> str:
-    return str(TENS[m.group(1).lower()] + _WORD_VALUES[m.group(2).lower()])
-
-
 def _hundred_and(m: re.Match[str]) -> str:
     rest = int(_count(m.group(2)))
     if rest >= 100:
@@ -289,7 +286,7 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
         return scaled(m.group(1), factor, words[-1])
 
     text = fractions_as_values(calendar_as_values(text))
-    text = _COMPOUND_NUMBER_WORD.sub(_compound_number_word, text)
+    text = _COMPOUND_NUMBER_WORD.sub(_number_word, text)
     if not _ANY_NUMBER.search(text):  # most sentences of prose: nothing to read
         return text
     text = _HUNDRED_AND.sub(_hundred_and, text)

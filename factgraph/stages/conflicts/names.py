@@ -239,11 +239,11 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         for m in sentence_names)]
     if not here:
         return None
-    short = _initials(fact)
+    short, inner = _initials(fact), _initials(fact, whole_runs=False)
     others = [m for m in sentence_names if m not in fact_names and m not in short
               and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
                                                  or short_form(m, f) for f in fact_names)
-              and not _longer_acronym(m, _initials(fact, whole_runs=False), sentence)]
+              and not _longer_acronym(m, inner, sentence)]
     if not others:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]

@@ -38,7 +38,13 @@ from factgraph.stages.context_facts import (
     split_glued_magnitudes,
     stem,
 )
-from factgraph.stages.date_forms import MONTH_NAMES, TIME_MARK, ordinal, shown_time
+from factgraph.stages.date_forms import (
+    MONTH_ABBREVIATIONS,
+    MONTH_NAMES,
+    TIME_MARK,
+    ordinal,
+    shown_time,
+)
 from factgraph.stages.fact_evidence import numbers
 from factgraph.stages.number_forms import (
     MAGNITUDE_MARKS,
@@ -159,9 +165,7 @@ def _number_slots(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
-                     "september", "october", "november", "december", "jan", "feb", "mar",
-                     "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"})
+_MONTHS = frozenset(m.lower() for m in (*MONTH_NAMES, *MONTH_ABBREVIATIONS))
 
 
 def _number_neighbours(text: str) -> dict[str, set[tuple[int, str]]]:
