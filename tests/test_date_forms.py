@@ -8,7 +8,7 @@ import pytest
 
 import factgraph
 from factgraph.stages.contradiction import contradiction
-from factgraph.stages.date_forms import calendar_as_values, shown_time
+from factgraph.stages.date_forms import calendar_as_values, shown_time, times_of_day
 from factgraph.stages.fact_evidence import ResponseIndex, fact_evidence
 from factgraph.stages.number_forms import fractions_as_values, numbers_as_values
 from factgraph.stages.text_units import split_statements
@@ -263,3 +263,13 @@ def test_a_title_is_no_name_but_a_surname_that_is_one_stays() -> None:
 
     assert "justice" not in names("In 1993 Justice Ginsburg joined the court.")
     assert "bishop" in names("The coach praised Abby Bishop after the game.")
+
+
+@pytest.mark.parametrize(("written", "value"), [
+    ("assemble at 0600 hours", "assemble at 6 oclock"),
+    ("at 1430 hours", "at 14.5 oclock"),
+    ("1200 hours of footage", "1200 hours of footage"),  # a count of hours, no time
+])
+def test_a_military_time_is_a_time_of_day_where_it_reads_as_one(written: str,
+                                                               value: str) -> None:
+    assert times_of_day(written) == value

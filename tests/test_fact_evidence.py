@@ -940,3 +940,17 @@ def test_an_acronym_of_two_letters_spells_out_only_a_name() -> None:
                        ResponseIndex.of(["The model runs in the US."]))
     assert ev.sentence_share == pytest.approx(1 / 4)  # "model" alone
     assert acronyms("The U.S. and the UK trained LLMs; RoBERTa did not.") == {"us", "uk", "llm"}
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The team won the final.", "The team did not win the final."),
+    ("Lakeside led from the start.", "Lakeside did not lead from the start."),
+    ("The company made a profit.", "The company did not make a profit."),
+])
+def test_a_short_fact_with_an_irregular_verb_is_negated_by_its_verb(fact: str,
+                                                                    said: str) -> None:
+    # "won" / "win" counted as another word, so the clause held too little of a three-word
+    # fact to be read (blind set 7 of the wrong-facts probe: "did not lead from the start")
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == "negation", found
+    assert contradiction(fact, fact, fact) is None

@@ -195,3 +195,104 @@ def test_only_units_of_one_measure_are_compared() -> None:
     assert equal_quantities(2.0, "weeks", 14.0, "days") is True
     assert equal_quantities(2.0, "weeks", 15.0, "days") is False
     assert equal_quantities(5.0, "km", 5.0, "kg") is None
+
+
+@pytest.mark.parametrize(("written", "value"), [
+    ("three thousand four hundred seats", "3400 seats"),
+    ("two million five hundred thousand", "2500000"),
+    ("a thousand and one nights", "1001 nights"),
+    ("two thousand and twenty-six", "2026"),
+    ("one point five billion dollars", "1500000000 dollars"),
+    ("in nine point five eight seconds", "in 9.58 seconds"),
+    ("costs four dollars and fifty cents", "costs $4.50"),
+    ("about 3 × 10^8 metres", "about 300000000 metres"),
+    ("1.5 x 10⁸ km", "150000000 km"),
+    ("cut by 50 basis points", "cut by 0.5 percentage points"),
+    ("lasts a fortnight", "lasts 2 weeks"),
+    ("a baker's dozen of rolls", "13 rolls"),
+    ("the Eighteenth Amendment", "the 18th Amendment"),
+    ("Toyota's fifth-generation Prius", "Toyota's 5th-generation Prius"),
+    ("profits in Q4 2022", "profits in 4th quarter 2022"),
+])
+def test_numbers_written_out_in_several_words_read_as_their_value(written: str,
+                                                                  value: str) -> None:
+    # each read as separate words before, so "3,400" / "three thousand four hundred" was a
+    # contradiction (3 and 400 against 3400)
+    assert numbers_as_values(written) == value
+
+
+@pytest.mark.parametrize("text", [
+    "two and three", "at one point two men left", "one fifth", "the Audi Q3 is",
+    "two hundred thousand", "the second half", "a third of voters", "the twenty-fifth year",
+])
+def test_words_that_are_no_spelled_number_stay_as_they_are(text: str) -> None:
+    assert numbers_as_values(text) == numbers_as_values(text, mark_magnitudes=False)
+    assert "point" not in text or numbers_as_values(text) == text
+    if text in ("two and three", "one fifth", "the Audi Q3 is", "the second half",
+                "the twenty-fifth year"):
+        assert numbers_as_values(text) == text
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The stand added 3,400 seats in 2015.", "In 2015 the stand added three thousand four "
+     "hundred seats."),
+    ("Revenue was $1.5 billion in 2022.", "Revenue was one point five billion dollars in 2022."),
+    ("A flat white costs $4.50.", "A flat white costs four dollars and fifty cents."),
+    ("The laptop comes with a 2 TB drive.", "The laptop comes with a 2,000 GB drive."),
+    ("The farm covers 100 hectares of land.", "The farm covers 1 square kilometre of land."),
+    ("The motor produces 150 kilowatts of power.", "The motor produces about 201 horsepower "
+     "of power."),
+    ("The network runs at 2.4 GHz.", "The network runs at 2,400 MHz."),
+    ("The tyres take 2.2 bar.", "The tyres take 220 kPa."),
+    ("The patient received 250 micrograms of digoxin.", "The patient received 0.25 mg of "
+     "digoxin."),
+    ("The patrol assembled at 0600 hours.", "The patrol assembled at 6 a.m."),
+    ("The count was 11 × 10^9 per litre.", "The count was 11,000 per microlitre."),
+])
+def test_one_value_in_other_forms_is_stated_and_not_contradicted(fact: str, said: str) -> None:
+    # each was shown contradicted or counted missing by the judge as written by a helper
+    # that never saw the code (benchmarks/data/form_probe.json, set blind-forms-4)
+    assert contradiction(fact, said, said) is None
+    if "per litre" not in fact:  # a rate per another unit: no conflict, not read as stated
+        ev = fact_evidence(fact, ResponseIndex.of([said]))
+        assert ev.numbers_missing == 0.0, ev
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    ("The laptop comes with a 2 TB drive.", "The laptop comes with a 200 GB drive.", "number"),
+    ("The fibre delivers 100 megabits per second.", "The fibre delivers 100 megabytes per "
+     "second.", "number"),
+    ("The bank cut its rate by 50 basis points.", "The bank cut its rate by a quarter of a "
+     "percentage point.", "number"),
+    ("The contract was signed on 4 July 2021.", "The contract was signed on 2021-04-07.",
+     "date"),
+    ("Caesar crossed the Rubicon with his legion in 49 BC.", "Caesar crossed the Rubicon "
+     "with his legion in AD 49.", "date"),
+    ("The retailer posted record profits in the third quarter of 2022.", "The retailer "
+     "posted record profits in Q4 2022.", "number"),
+    ("The 19th Amendment gave women the vote.", "The Eighteenth Amendment gave women the "
+     "vote.", "number"),
+    ("The festival lasts a fortnight each year.", "The festival lasts ten days each year.",
+     "number"),
+    ("The bakery sells a baker's dozen of rolls for five dollars.", "The bakery sells 12 "
+     "rolls for five dollars.", "number"),
+    ("The chip runs at 3.2 GHz.", "The chip runs at 320 MHz.", "number"),
+])
+def test_another_value_in_another_form_is_a_contradiction(fact: str, said: str,
+                                                         slot: str) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == slot, found
+
+
+def test_a_date_sharing_only_its_year_dates_another_event_unless_the_fact_is_all_there(
+        ) -> None:
+    assert contradiction("The law passed on 3 May 2020.", "The law took effect on 1 June "
+                         "2020.", "The law took effect on 1 June 2020.") is None
+    found = contradiction("The law passed on 3 May 2020.", "The law passed on 1 June 2020.",
+                          "The law passed on 1 June 2020.")
+    assert found is not None and found.slot == "date"
+
+
+def test_a_year_in_its_own_era_written_otherwise_is_no_conflict() -> None:
+    assert contradiction("Caesar crossed the Rubicon in 49 BC.", "Caesar crossed the "
+                         "Rubicon in 49 BCE.", "Caesar crossed the Rubicon in 49 BCE.") is None

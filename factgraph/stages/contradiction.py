@@ -42,8 +42,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from factgraph.stages.conflicts.antonyms import antonym_conflict
-from factgraph.stages.conflicts.base import NEGATORS, REST_SHARE, Conflict, rest_share, tokens
+from factgraph.stages.conflicts.antonyms import antonym_conflict, comparison_conflict
+from factgraph.stages.conflicts.base import (
+    IRREGULAR_VERBS,
+    NEGATORS,
+    REST_SHARE,
+    Conflict,
+    rest_share,
+    tokens,
+)
 from factgraph.stages.conflicts.names import name_conflict
 from factgraph.stages.conflicts.negation import (
     in_scope,
@@ -53,6 +60,7 @@ from factgraph.stages.conflicts.negation import (
 )
 from factgraph.stages.conflicts.numbers import number_conflict, stated_numbers
 from factgraph.stages.fact_evidence import ResponseIndex, stems
+from factgraph.stages.quantities import MEASURE_UNITS
 from factgraph.stages.text_units import FINITE_VERB, split_facts
 
 __all__ = ["NEGATORS", "REST_SHARE", "AlignedClause", "Conflict", "aligned_clause",
@@ -149,7 +157,9 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
         return found
     clause = aligned_clause(fact_stems, sentence)
     # the sentence carries the fact; the flip must be in the clause that states it
-    share, size = rest_share(fact_stems, set(), sentence_stems)
+    # an irregular verb is its verb ("won" / "did not win", "led" / "did not lead")
+    share, size = rest_share([IRREGULAR_VERBS.get(w, w) for w in fact_stems], set(),
+                             {IRREGULAR_VERBS.get(w, w) for w in sentence_stems})
     carried = (share >= CLAUSE_SHARE and size >= 3) or (share == 1.0 and size == 2)
     if carried and not title_opening(fact, response):
         found = negation_conflict(fact, in_scope(clause.text, sentence, clause.start))
@@ -162,7 +172,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     # younger": the clause is cut at "or")
     alternative = _OR_ALTERNATIVE.match(sentence, clause.start + len(clause.text))
     clause_text = clause.text + (alternative.group(0) if alternative else "")
-    found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems)
+    found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems) or \
+        comparison_conflict(fact, sentence, fact_stems, sentence_stems)
     if found is not None:
         return found
     return name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems,
@@ -172,6 +183,12 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
 _OR_ALTERNATIVE = re.compile(r"\s+or\s+\w+(?:\s+\w+)?(?=\s*[,.;:!?)]|\s*$)")
 
 CLAUSE_WORDS = 3  # a fact's clause checked on its own holds at least this many content words
+
+# a fact whose clauses hold under a condition ("Where the rent is £50,000 or more, the cap is
+# six weeks' rent"; "… happens when the branch has no new commits, so no merge commit is
+# created"): a clause after it states what the fact says only in that case (one before it
+# stands alone: "Metformin does not cause weight gain and rarely causes … when used alone")
+_CONDITION = re.compile(r"\b(?:if|where|when|whenever|unless|provided|once)\b", re.I)
 
 
 def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
@@ -188,22 +205,42 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     states it as the fact does. A fact of several
     clauses whose whole shows no conflict has each clause (:data:`CLAUSE_WORDS` content words
     or more) checked against the aligned sentence for another number, a flipped negation or
-    an antonym, where the clause has a verb besides the word in conflict: "The reactor had a
+    an antonym, where the clause has a verb besides the word in conflict (and, for a measured
+    quantity, every other word of the clause stands in the sentence): "The reactor had a
     positive void coefficient, which made it unstable at low power" is contradicted by "The
-    reactor had a negative void coefficient", which carries too little of the whole."""
+    reactor had a negative void coefficient", which carries too little of the whole. A clause
+    after a condition the fact sets (:data:`_CONDITION`: "if", "where", "when", …) is not
+    read alone: it would drop the condition."""
     found = _conflict_of(fact, index, aligned, response)
     if found is not None or aligned < 0:
         return found
     clauses = split_facts(fact, "clause", min_content_words=CLAUSE_WORDS)
+    condition = _CONDITION.search(fact)
     for clause in clauses if len(clauses) > 1 else []:
+        if condition is not None and not 0 <= fact.find(clause) < condition.start() - len(
+                clause) + 1:
+            continue  # it holds only under the fact's condition: no clause to read alone
         conflict = contradiction(clause, index.sentences[aligned], response)
         # a clause with a verb of its own, besides the changed word: a name or a noun phrase
         # ("untargeted training data extraction") says too little alone
         if conflict is None or conflict.slot == "name":  # a name needs the whole fact's slot
             continue
+        if conflict.response_value.split()[0].lower() in set(stems(fact)):
+            continue  # the whole fact says it too ("met in May 1789, first since 1614")
         word = re.escape(conflict.fact_value.split()[0])
-        if FINITE_VERB.search(re.sub(rf"\b{word}\b", " ", clause, flags=re.I)):
-            return aligned, conflict
+        if not FINITE_VERB.search(re.sub(rf"\b{word}\b", " ", clause, flags=re.I)):
+            continue
+        # a length of time or a measure in a short clause: every other word of the clause must
+        # stand in the sentence ("should be returned within 10 days" / "must protect it within
+        # 30 days" is another duty; a year or a date names its event: "founded … in 1988" /
+        # "setting up … in 1989")
+        unit = conflict.fact_value.split()[-1]
+        if conflict.slot == "number" and unit in MEASURE_UNITS:
+            share, _ = rest_share(stems(clause), set(stems(conflict.fact_value)),
+                                  set(stems(index.sentences[aligned])))
+            if share < 1.0:
+                continue
+        return aligned, conflict
     return None
 
 

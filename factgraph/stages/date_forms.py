@@ -136,6 +136,18 @@ def _time_in_words(m: re.Match[str]) -> str:
     return _hour_value(hour, minute)
 
 
+# "0600 hours", "at 1430 hours": the 24-hour clock written as the military write it (a count
+# of hours otherwise: "1200 hours of footage")
+_MILITARY_TIME = re.compile(r"(?<![\d,.])([01]\d|2[0-3])([0-5]\d)\s+hours\b")
+
+
+def _military_time(m: re.Match[str]) -> str:
+    if not (m.group(1).startswith("0") or re.search(r"\b(?:at|by|until|from)\s$",
+                                                     m.string[:m.start()])):
+        return m.group(0)
+    return _hour_value(int(m.group(1)), int(m.group(2)))
+
+
 def shown_time(value: str) -> str:
     """A time as :data:`TIME_MARK` reads it, as a reason shows it ("21.5" -> "21:30")."""
     hours = float(value)
@@ -146,6 +158,7 @@ def shown_time(value: str) -> str:
 def times_of_day(text: str) -> str:
     """``text`` with each time of day as its hour on the 24-hour clock (module docstring):
     "9:30 pm", "9.30pm" and "at 21:30" read "21.5 oclock", "noon" "12 oclock"."""
+    text = _MILITARY_TIME.sub(_military_time, text)
     text = _TIME_IN_WORDS.sub(_time_in_words, text)
     text = _TWELVE_HOUR.sub(_twelve_hour, text)
     text = _TWENTY_FOUR_HOUR.sub(_twenty_four_hour, text)

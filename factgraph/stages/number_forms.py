@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from factgraph.stages.date_forms import calendar_as_values
+from factgraph.stages.date_forms import ORDINAL_VALUES, calendar_as_values, ordinal
 
 # number words, as digits: zero to twenty, and the tens ("thirty" alone is 30)
 NUMBER_WORDS = {w: str(n) for n, w in enumerate([
@@ -206,6 +206,128 @@ def fractions_as_values(text: str) -> str:
 _NUMBER_WORD = re.compile(rf"{_NUMBER_WORDS}\b", re.I)
 
 
+# one number written in several number words: "three thousand four hundred", "two million five
+# hundred thousand", "a thousand and one" (a number word and its magnitude alone, "sixty
+# thousand", is read by the magnitudes below)
+_NUMBER_TOKEN = (rf"(?:(?:{'|'.join(TENS)})[- ](?:{'|'.join(_ONE_TO_NINE)})|"
+                 rf"{'|'.join(w for w in _WORD_VALUES if w != 'a')})")
+_BIG_WORDS = ("hundred", "thousand", "million", "billion", "trillion")
+_NUMBER_RUN = re.compile(rf"\b(?:a|{_NUMBER_TOKEN})(?:(?:\s+and)?\s+(?:{_NUMBER_TOKEN}|"
+                         rf"{'|'.join(_BIG_WORDS)})\b)+", re.I)
+# "one point two million", "nine point five eight": a decimal in words (not "at one point")
+_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_POINT = re.compile(rf"(?<!\bat\s)(?<!\bsome\s)\b({_NUMBER_TOKEN})\s+point\s+"
+                    rf"((?:{'|'.join(_DIGIT_WORDS)})(?:\s+(?:{'|'.join(_DIGIT_WORDS)}))*)\b",
+                    re.I)
+# "four dollars and fifty cents", "3 pounds and 20 pence": one sum
+_CURRENCY_NAMES = {"dollar": "$", "euro": "€", "pound": "£"}
+_SUM_IN_WORDS = re.compile(
+    rf"\b(\d+|{_NUMBER_TOKEN})\s+(dollar|euro|pound)s?\s+and\s+(\d{{1,2}}|{_NUMBER_TOKEN})\s+"
+    r"(?:cents?|pence)\b", re.I)
+# "3 × 10^8", "1.5 x 10⁸", "6.02 * 10**23": a number in scientific notation
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SCIENTIFIC = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[×x*]\s*10"
+                         r"(?:\s*(?:\^|\*\*)\s*([-−]?\d{1,2})|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))(?!\d)")
+# "50 basis points", "25bps": hundredths of a percentage point
+_BASIS_POINTS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:basis\s+points?|bps|bp)\b", re.I)
+# counts with a name of their own: "a fortnight" (two weeks), "a baker's dozen" (13)
+_NAMED_COUNTS = re.compile(
+    r"\b(?:a|one)\s+(?:(fortnight)|(baker['’]s\s+dozen)(?:\s+of\b)?)\b", re.I)
+
+
+# an ordinal in words, wherever it stands ("the Eighteenth Amendment", "its fifth-generation
+# model": read alike on both sides, or "the fifth" and "Toyota's fifth" part); not "first" nor
+# "second", which are also a rank of time and a unit, nor a fraction ("a third", "one fifth")
+_ORDINALS = "|".join(w for w in ORDINAL_VALUES if w not in ("first", "second"))
+_ORDINAL_WORD = re.compile(rf"(?<!\ba\s)(?<!\bone\s)(?<!-)\b({_ORDINALS})\b", re.I)
+# "Q3 2022", "Q3 of 2022", "in Q3" (not "the Audi Q3")
+_QUARTER = re.compile(r"\bQ([1-4])\b(?=\s*(?:of\s+)?(?:19|20)\d\d\b)|(?<=\bin\s)Q([1-4])\b")
+
+
+
+# the readings below each need one of their words; checked on the lower-cased text, which is
+# much cheaper than a search that ignores case (most sentences have none of them)
+_ANY_ORDINAL_WORD = re.compile(rf"\b(?:{_ORDINALS})\b")
+_ANY_MAGNITUDE_WORD = re.compile(rf"\b(?:{'|'.join(_BIG_WORDS)})\b")
+
+
+def _word_value(word: str) -> int:
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    parts = re.split(r"[- ]", word)
+    return sum(_WORD_VALUES[p] for p in parts)
+
+
+def _number_run(m: re.Match[str]) -> str:
+    """A run of number words as its value, where a number follows a magnitude in it ("three
+    thousand four hundred" -> "3400"); any other run as written (a magnitude alone is read
+    later; "two and three" are two numbers)."""
+    words = re.findall(rf"{_NUMBER_TOKEN}|\b(?:a|and|{'|'.join(_BIG_WORDS)})\b", m.group(0),
+                       re.I)
+    total, current, last_big, after_big, prev = 0, 0, 10**15, False, ""
+    for w in words:
+        low = w.lower()
+        if low == "and":
+            continue
+        if low == "hundred":
+            if prev == "hundred" or current >= 100:
+                return m.group(0)
+            current = (current or 1) * 100
+        elif low in _BIG_WORDS:
+            size = MAGNITUDES[low]
+            if size >= last_big:
+                return m.group(0)  # "two thousand million": read by the magnitudes
+            total, current, last_big = total + (current or 1) * size, 0, size
+        else:
+            if prev and prev not in _BIG_WORDS:
+                return m.group(0)  # a number after a number: two numbers
+            after_big = after_big or prev in _BIG_WORDS
+            current += 1 if low == "a" else _word_value(low)
+        prev = low if low in _BIG_WORDS or low == "hundred" else "n"
+    if not after_big:
+        return m.group(0)
+    return str(total + current)
+
+
+def _scientific(m: re.Match[str]) -> str:
+    power = (m.group(2) or m.group(3)).translate(_SUPERSCRIPTS).replace("−", "-")
+    return _value(m.group(1), 1) if int(power) == 0 else format(
+        (Decimal(m.group(1)) * Decimal(10) ** int(power)).normalize(), "f")
+
+
+def spelled_numbers_as_values(text: str) -> str:
+    """``text`` with the numbers written out in several words as digits: "three thousand four
+    hundred" -> "3400", "one point two million" -> "1.2 million", "four dollars and fifty
+    cents" -> "$4.50", "3 × 10^8" -> "300000000", "50 basis points" -> "0.5 percentage
+    points", "a fortnight" -> "2 weeks", "a baker's dozen" -> "13"; an ordinal in
+    digits ("the Eighteenth Amendment" -> "the 18th Amendment"), and a quarter of a year in
+    words ("Q3 2022" -> "3rd quarter 2022")."""
+    low = text.lower()  # each reading only where its word is there: most text has none
+    if "fortnight" in low or "baker" in low:
+        text = _NAMED_COUNTS.sub(lambda m: "2 weeks" if m.group(1) else "13", text)
+    if _ANY_ORDINAL_WORD.search(low):
+        text = _ORDINAL_WORD.sub(lambda m: ordinal(ORDINAL_VALUES[m.group(1).lower()]), text)
+    if "Q" in text:
+        text = _QUARTER.sub(lambda m: f"{ordinal(int(m.group(1) or m.group(2)))} quarter",
+                            text)
+    if "point" in low:
+        text = _POINT.sub(lambda m: f"{_word_value(m.group(1))}." + "".join(
+            str(_DIGIT_WORDS.index(w.lower())) for w in m.group(2).split()), text)
+    if "cent" in low or "pence" in low:
+        text = _SUM_IN_WORDS.sub(lambda m: "{}{}.{:02d}".format(  # noqa: UP032 (three parts)
+            _CURRENCY_NAMES[m.group(2).lower()], _word_value(m.group(1)),
+            _word_value(m.group(3))), text)
+    if _ANY_MAGNITUDE_WORD.search(low):
+        text = _NUMBER_RUN.sub(_number_run, text)
+    if "10" in text:
+        text = _SCIENTIFIC.sub(_scientific, text)
+    if "bp" in low or "basis" in low:
+        text = _BASIS_POINTS.sub(lambda m: "{} percentage points".format(
+            format((Decimal(m.group(1)) / 100).normalize(), "f")), text)
+    return text
+
+
 def number_words_as_digits(text: str) -> str:
     """``text`` with each number word in digits ("two weeks" -> "2 weeks", "twenty-one days"
     -> "21 days", "a year" -> "1 year"): what a quantity's reading needs, where the words
@@ -285,7 +407,7 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
             factor *= MAGNITUDES[w.lower()]
         return scaled(m.group(1), factor, words[-1])
 
-    text = fractions_as_values(calendar_as_values(text))
+    text = fractions_as_values(calendar_as_values(spelled_numbers_as_values(text)))
     text = _COMPOUND_NUMBER_WORD.sub(_number_word, text)
     if not _ANY_NUMBER.search(text):  # most sentences of prose: nothing to read
         return text

@@ -27,22 +27,34 @@ PINT_UNITS = {"degc": "degC", "degf": "degF", "kph": "km/h", "kmh": "km/h", "hrs
               "hr": "hour", "lbs": "lb", "tonnes": "tonne", "metres": "meters",
               "metre": "meter", "kilometres": "kilometers", "kilometre": "kilometer",
               "centimetres": "centimeters", "millimetres": "millimeters", "litres": "liters",
-              "litre": "liter", "millilitres": "milliliters"}
+              "litre": "liter", "millilitres": "milliliters", "mcg": "microgram",
+              "microlitre": "microliter", "microlitres": "microliters",
+              "sqkm": "km**2", "sqm": "m**2", "sqmi": "mi**2", "hp": "horsepower",
+              "pa": "pascal", "kpa": "kilopascal", "hpa": "hectopascal", "mbar": "millibar",
+              # pint's prefixed units are case-sensitive; text lower-cased reads them so
+              "kw": "kW", "mw": "MW", "gw": "GW", "kwh": "kWh", "hz": "Hz", "khz": "kHz",
+              "mhz": "MHz", "ghz": "GHz"}
 
 _DIMENSIONS = {
     "length": "mm cm m km metre metres meter meters kilometre kilometres kilometer kilometers "
               "centimetres centimeters millimetres millimeters mile miles mi ft foot feet inch "
               "inches yard yards",
-    "mass": "mg g kg gram grams kilogram kilograms tonne tonnes lb lbs ounce ounces oz",
+    "mass": "mg g kg gram grams kilogram kilograms tonne tonnes lb lbs ounce ounces oz "
+            "microgram micrograms mcg milligram milligrams",
     "time": "second seconds minute minutes hour hours hr hrs day days week weeks month months "
             "year years decades centuries ms min h",
-    "volume": "ml l litre litres liter liters millilitres milliliters gallon gallons",
+    "volume": "ml l litre litres liter liters millilitres milliliters gallon gallons "
+              "microlitre microlitres microliter microliters",
     "speed": "mph kph kmh",
     "temperature": "degc degf",
-    "data": "kb mb gb tb byte bytes",
+    "data": "kb mb gb tb byte bytes kilobyte kilobytes megabyte megabytes gigabyte gigabytes "
+            "terabyte terabytes bit bits kilobit kilobits megabit megabits gigabit gigabits",
     "energy": "kwh kcal joule joules",
-    "power": "kw mw gw watt watts",
-    "area": "hectare hectares acre acres",
+    "power": "kw mw gw watt watts kilowatt kilowatts megawatt megawatts gigawatt gigawatts "
+             "horsepower hp",
+    "area": "hectare hectares acre acres sqkm sqm sqmi",
+    "frequency": "hz khz mhz ghz hertz",
+    "pressure": "bar mbar pa kpa hpa psi",
 }
 # each measuring unit and what it measures: two quantities are compared only where both
 # measure one thing (pint is asked less, and never about "in" or "a")
@@ -52,6 +64,7 @@ MEASURE_UNITS = {unit: dim for dim, units in _DIMENSIONS.items() for unit in uni
 
 _DATA_PREFIXES = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 _DATA_UNIT = re.compile(r"^([kmgtp]?)i?(b|bytes?)$")
+_SPELLED_DATA_UNIT = re.compile(r"^(kilo|mega|giga|tera|peta|)(byte|bit)s?$")
 
 _TEMPERATURE = re.compile(r"\s*(?:°\s*|\bdeg(?:rees?)?\s+)(?:([CF])\b|(celsius|centigrade|"
                           r"fahrenheit)\b)", re.I)
@@ -62,24 +75,49 @@ BELOW_ZERO = re.compile(r"(?:(?<=[\s(])|^)(?:[-−]|minus\s+)(\d[\d.,]*)(?=\s*(?
 _QUANTITY = re.compile(r"(?<![\w.,])(minus )?(\d+(?:\.\d+)?) ?([a-z]+)\b")
 
 
+# an area in square units: "1 square kilometre", "5 km²", "3 sq miles" (one word, as a unit is)
+_SQUARE = re.compile(r"\b(?:square|sq\.?)\s+(kilomet(?:re|er)s?|km|met(?:re|er)s?|m|miles?|mi)\b|"
+                     r"(?<=\d)\s?(km|m)²", re.I)
+
+
+def _square(m: re.Match[str]) -> str:
+    unit = (m.group(1) or m.group(2)).lower()
+    name = "sqmi" if unit.startswith("mi") else "sqkm" if unit.startswith("k") else "sqm"
+    return name if m.group(1) else f" {name}"
+
+
 def temperatures_as_units(text: str) -> str:
-    """``text`` with a temperature's scale as pint's unit ("100 °C" -> "100 degc") and a
-    temperature below zero written "minus" ("-10 degc" -> "minus 10 degc")."""
+    """``text`` with a temperature's scale as pint's unit ("100 °C" -> "100 degc"), a
+    temperature below zero written "minus" ("-10 degc" -> "minus 10 degc") and an area in
+    square units as one word ("1 square kilometre" -> "1 sqkm")."""
+    text = _SQUARE.sub(_square, text)
     text = _TEMPERATURE.sub(lambda m: " degf" if (m.group(1) or m.group(2))[0].lower() == "f"
                             else " degc", text)
     return BELOW_ZERO.sub(r"minus \1", text)
 
 
-def _same_data_size(a: float, ua: str, b: float, ub: str) -> bool | None:
-    """True / False when both are sizes of data in bytes ("2 MB" / "2,048 KB"): equal within
-    1% with the prefixes read as powers of 1,000 or of 1,024, as both are written; None when
-    they are not both sizes of data."""
-    ma, mb = _DATA_UNIT.match(ua), _DATA_UNIT.match(ub)
-    if ma is None or mb is None:
+def _data_unit(unit: str) -> tuple[int, int] | None:
+    """(the power of its prefix, bits per unit) of a unit of data ("gb" -> (3, 8), "megabits"
+    -> (2, 1)); None for any other word."""
+    short = _DATA_UNIT.match(unit)
+    if short is not None:
+        return _DATA_PREFIXES[short.group(1)], 8
+    spelled = _SPELLED_DATA_UNIT.match(unit)
+    if spelled is None:
         return None
-    pa, pb = _DATA_PREFIXES[ma.group(1)], _DATA_PREFIXES[mb.group(1)]
-    return any(abs(a * base**pa - b * base**pb) <= 0.01 * abs(b * base**pb)
-               for base in (1000, 1024))
+    return _DATA_PREFIXES[spelled.group(1)[:1]], 8 if spelled.group(2) == "byte" else 1
+
+
+def _same_data_size(a: float, ua: str, b: float, ub: str) -> bool | None:
+    """True / False when both are sizes of data ("2 MB" / "2,048 KB", "100 megabits" / "12.5
+    megabytes"): equal within 1% with the prefixes read as powers of 1,000 or of 1,024, as
+    both are written; None when they are not both sizes of data."""
+    da, db = _data_unit(ua), _data_unit(ub)
+    if da is None or db is None:
+        return None
+    (pa, bits_a), (pb, bits_b) = da, db
+    return any(abs(a * bits_a * base**pa - b * bits_b * base**pb)
+               <= 0.01 * abs(b * bits_b * base**pb) for base in (1000, 1024))
 
 
 _YEARS = {"decades": 10, "centuries": 100}

@@ -37,6 +37,7 @@ from factgraph.stages.conflicts.base import (
 )
 from factgraph.stages.conflicts.negation import negated_tokens
 from factgraph.stages.context_facts import STOPWORDS, stem
+from factgraph.stages.date_forms import ORDINAL_VALUES, ordinal
 
 # base forms; each side's inflections oppose each of the other's
 PAIRS: tuple[tuple[str, str], ...] = (
@@ -304,6 +305,9 @@ def _passive_as_loss(toks: list[str]) -> tuple[list[str], dict[str, str]]:
     return out, written
 
 
+_PARTICLES = {"up": "down", "down": "up", "in": "out", "out": "in", "on": "off", "off": "on"}
+
+
 def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
                      sentence_stems: set[str]) -> Conflict | None:
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
@@ -329,7 +333,13 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
             continue
         hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
         if hit:
-            share, size = rest_share(fact_stems, {stem(t)}, sentence_stems)
+            # a phrasal verb turns its particle with it ("slows neutrons down" / "speeds
+            # neutrons up"): the particle is part of the slot
+            turned = {p for p in fact_tokens if _PARTICLES.get(p) in said and p not in said}
+            # an ordinal word is read in digits after "the" ("the fourth" -> "4th")
+            written = {str(ORDINAL_VALUES[t]), ordinal(ORDINAL_VALUES[t])} \
+                if t in ORDINAL_VALUES else set()
+            share, size = rest_share(fact_stems, {stem(t)} | turned | written, sentence_stems)
             same_set = _SET_OF.get(t)
             slot = same_set if same_set and same_set == _SET_OF.get(hit[0]) else "antonym"
             # a fact of two content words ("The soup was hot" / "The soup was cold") turns on
@@ -362,3 +372,46 @@ def _roles_swapped(fact_tokens: list[str], word: str, sentence_tokens: list[str]
     # finished five points behind City")
     return bool((fact_before - said_before) & said_after) and bool(
         (fact_after - said_after) & said_before)
+
+
+_COMPARATIVE = re.compile(r"^(?:more|less|fewer|[a-z]{3,}er)$")
+_STOP_AT = frozenset({".", ",", ";", ":", "!", "?"})
+
+
+def comparison_conflict(fact: str, sentence: str, fact_stems: list[str],
+                        sentence_stems: set[str]) -> Conflict | None:
+    """The two sides of a comparison swapped, its comparative kept ("Gout is more common in
+    men than in women" / "… more common in women than in men", "The Nile is longer than the
+    Amazon" / "The Amazon is longer than the Nile"): another claim. With the comparative
+    turned too ("The Amazon is shorter than the Nile") it is a converse, which the opposites
+    read (:func:`_roles_swapped`)."""
+    def sides(text: str) -> tuple[str, set[str], set[str]] | None:
+        toks = [t for t in re.findall(r"[a-z0-9]+|[.,;:!?]", text.lower())]
+        if "than" not in toks:
+            return None
+        i = toks.index("than")
+        start = max((k + 1 for k in range(i) if toks[k] in _STOP_AT), default=0)
+        end = next((k for k in range(i + 1, len(toks)) if toks[k] in _STOP_AT), len(toks))
+        comparative = next((t for t in reversed(toks[max(start, i - 4):i])
+                            if _COMPARATIVE.match(t)), None)
+        if comparative is None:
+            return None
+        keep = [stem(t) for t in toks if t not in FUNCTION_WORDS and t not in STOPWORDS
+                and t.isalpha() and t != comparative]
+        before = {stem(t) for t in toks[start:i]} & set(keep)
+        after = {stem(t) for t in toks[i + 1:end]} & set(keep)
+        return comparative, before - after, after - before
+
+    fact_sides, said_sides = sides(fact), sides(sentence)
+    if fact_sides is None or said_sides is None or fact_sides[0] != said_sides[0]:
+        return None
+    (_, fact_before, fact_after), (_, said_before, said_after) = fact_sides, said_sides
+    moved_back = sorted((fact_before & said_after) - said_before)
+    moved_forward = sorted((fact_after & said_before) - said_after)
+    if not moved_back or not moved_forward:
+        return None
+    share, size = rest_share(fact_stems, set(), sentence_stems)
+    if size >= 3 and share >= REST_SHARE:
+        return Conflict("comparison", f"{moved_back[0]} than {moved_forward[0]}",
+                        f"{moved_forward[0]} than {moved_back[0]}")
+    return None

@@ -31,7 +31,9 @@ YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d)$")
 class Conflict:
     """Why a fact is contradicted: the slot, what the fact holds and what the sentence holds."""
 
-    slot: str  # "number" | "date" | "time" | "negation" | "antonym" | "name", or a closed set's
+    # "number" | "date" | "time" | "negation" | "antonym" | "comparison" | "name", or the
+    # name of a closed set ("weekday")
+    slot: str
     fact_value: str
     response_value: str
 

@@ -28,6 +28,7 @@ from factgraph.stages.context_facts import (
 from factgraph.stages.date_forms import MONTH_NAMES
 from factgraph.stages.fact_evidence import TITLES, names
 from factgraph.stages.place_names import same_place_name
+from factgraph.stages.quantities import MEASURE_UNITS
 
 # the members of the closed sets, as the name check reads them ("wednesday", "mondays")
 CLOSED_SET_WORDS = frozenset({form for members in NAMED_SETS.values() for m in members
@@ -144,6 +145,7 @@ _PRONOUNS = frozenset({"he", "she", "it", "we", "i", "you", "they", "this", "the
 _SCALES = frozenset({"celsius", "fahrenheit", "centigrade", "kelvin"})
 # an era is written in capitals but names no one either ("AD" / "CE" is one era)
 _ERAS = frozenset({"ad", "ce", "bc", "bce"})
+_UNIT_AFTER_NUMBER = re.compile(r"\d\s?([A-Za-z]+)\b")
 
 
 def _names(text: str, first: bool = False) -> list[str]:
@@ -151,8 +153,10 @@ def _names(text: str, first: bool = False) -> list[str]:
     Europe), and a capitalised first word that is not a common word where it opens a run of
     capitalised words ("Andy Murray won": a first name) or, with ``first``, alone ("Jones
     scored 170": a swapped name often opens the sentence; a fact's "Locals say" is no name)."""
+    # a unit written in capitals after its number ("2 TB", "3.2 GHz") is the number's unit
+    units = {m.group(1).lower() for m in _UNIT_AFTER_NUMBER.finditer(text)} & MEASURE_UNITS.keys()
     out = [n.removesuffix("'s").removesuffix("’s") for n in names(text)
-           if n.lower() not in _SCALES | _ERAS]
+           if n.lower() not in _SCALES | _ERAS | units]
     opening = re.match(r"\s*([A-Z][a-z]{1,})\b(\s+[A-Z][a-z])?", text)
     if opening and (first or opening.group(2)) and opening.group(1).lower() not in STOPWORDS \
             and opening.group(1).lower() not in FUNCTION_WORDS | _PRONOUNS | TITLES:

@@ -53,7 +53,10 @@ _YET_TO = re.compile(r"\bno\s+longer\b(?!\s+than)|\b(?:(?:has|have|had|is|are|wa
 # the drug reduces mortality" negate what follows, not "unclear" or "evidence"
 _UNSETTLED = re.compile(r"\b(?:(?:unclear|unknown|uncertain|undetermined|not\s+(?:known|clear))"
                         r"\s+(?:whether|if)|no\s+(?:evidence|proof|indication|sign)\s+"
-                        r"(?:that|of)|nothing\s+suggests\s+that)\b", re.I)
+                        r"(?:that|of)|nothing\s+suggests\s+that|"
+                        # "a common misconception is that phases are caused by …" denies it
+                        r"(?:misconception|myth|mistaken\s+belief|false\s+belief|fallacy)\s+"
+                        r"(?:is\s+)?that)\b", re.I)
 
 # "did not open until 1932" says it opened in 1932: a negator before "until" in its stretch
 # negates nothing
@@ -64,7 +67,22 @@ _NOT_UNTIL = re.compile(r"(?:\bnot|n['’]t|\bnever)\b(?=[^,;:.!?]*\b(?:until|ti
 _SEE_THROUGH = frozenset({"yet", "considered", "deemed", "regarded", "appear", "appears",
                           "appeared", "seem", "seems", "seemed", "currently", "officially"})
 
-_STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)")  # where a negator's reach over "or" ends
+# where a negator's reach over "or" ends: a comma, a colon, a stop, or a bracket ("has 10
+# days (not counting Sundays) to sign or veto it" negates no "veto")
+_STRETCH_END = re.compile(r"[,;:]\s|[.!?](?:\s|$)|[()\[\]]")
+
+# "no more than five weeks", "not later than 1 May": a bound, no negation
+_BOUND = re.compile(r"\b(?:no|not)\s+(?:more|less|fewer|later|earlier|sooner|longer|shorter|"
+                    r"greater|higher|lower|larger|smaller|older|younger)\s+than\b", re.I)
+# "nothing, not even light, can escape" / "lets nothing escape, not even light" / "nothing,
+# including light, can escape": an aside that stresses the negation, no negation of its own
+_NOT_EVEN = re.compile(r"\b(nothing|nobody|none)\s*,\s*(?:including|even|except|apart\s+from|"
+                       r"not\s+even)\b[^,.;:!?]*,|,\s*not\s+even\s+[^,.;:!?]+(?:,|(?=[.;:!?]|$))",
+                       re.I)
+# "does nothing for ten days": a negating pronoun before a preposition negates no word
+_NEGATING_PRONOUNS = frozenset({"nothing", "nobody", "none"})
+_PREPOSITIONS = frozenset({"for", "in", "on", "at", "during", "about", "after", "before",
+                           "since", "until", "with", "from", "to", "of"})
 
 
 _OR = frozenset({"or", "nor"})
@@ -77,6 +95,7 @@ def negated_words(text: str) -> list[str]:
     or open" -> "build", "open"); empty when nothing is negated. Titles (quoted, or a
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", QUOTED.sub(" ", text)))
+    plain = _NOT_EVEN.sub(lambda m: f"{m.group(1) or ''} ", _BOUND.sub(" bound ", plain))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
     plain = _YET_TO.sub(" not ", _UNSETTLED.sub(" not ", _NOT_UNTIL.sub(" ", plain)))
     out = []
@@ -88,6 +107,10 @@ def negated_words(text: str) -> list[str]:
         for i, t in enumerate(toks):
             if t in NEGATORS or (t in _OR and negated_at >= 0):
                 negated_at = i
+                if t in _NEGATING_PRONOUNS and toks[i + 1: i + 2] and \
+                        toks[i + 1] in _PREPOSITIONS:
+                    out.append("")  # "did nothing for ten days": no word negated
+                    continue
                 nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
                             and w.isalpha() and len(w) >= 3 and w not in STOPWORDS
                             and w not in _SEE_THROUGH), None)
@@ -143,7 +166,10 @@ def title_opening(fact: str, response: str) -> bool:
 # are prohibited from requiring …" / "No employer may demand …"; "is banned" / "is not
 # banned" stays a conflict)
 _FORBIDS = re.compile(r"\b(?:prohibit\w*|forbid\w*|forbade|ban|bans|banned|banning|barred|"
-                      r"barring|outlaw\w*|disallow\w*|preclud\w*|illegal|unlawful)\b", re.I)
+                      r"barring|outlaw\w*|disallow\w*|preclud\w*|illegal|unlawful|"
+                      # words that prevent: "moisture hinders browning" says it does not
+                      # brown ("will steam instead of brown")
+                      r"prevent\w*|hinder\w*|inhibit\w*|imped\w*)\b", re.I)
 
 
 def negation_conflict(fact: str, clause: str) -> Conflict | None:
@@ -176,6 +202,13 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     if not any(holds_stem(said, w) or holds_stem(said, IRREGULAR_VERBS.get(w, w))
                for w in negated):
         return None
+    # "are not awarded posthumously" negates the manner, not the award: an adverb right after
+    # the negated word that the other side does not say is what is denied
+    for w in negated:
+        manner = re.search(rf"\b{re.escape(w)}\w*\s+(\w{{3,}}ly)\b", denying, re.I)
+        if manner and stem(manner.group(1).lower()) not in said and \
+                manner.group(1).lower() not in _NOT_MANNER:
+            return None
     # "is only doubled when stressed" says it is not doubled otherwise: a restricted
     # affirmation agrees with a negation under another condition
     toks = tokens(other)
@@ -183,6 +216,12 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
         return None
     return Conflict("negation", _negator(fact) if in_fact else "(affirmed)",
                     _negator(clause) if in_clause else "(affirmed)")
+
+
+# words in "-ly" that are no manner of the verb before them
+_NOT_MANNER = frozenset({"only", "early", "daily", "weekly", "monthly", "yearly", "likely",
+                         "really", "fully", "family", "italy", "july", "supply", "apply",
+                         "reply", "rely", "fly", "ally"})
 
 
 def _negated_only(text: str, negated: list[str]) -> list[str]:

@@ -403,12 +403,50 @@ def _date_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_ste
     # the same day or the same month: one date changed; a date that shares only the year
     # dates another event ("passed on 3 May 2020" / "took effect on 1 June 2020")
     rival = next((x for x in sentence_dates if x[0] == day or x[1] == month), None)
+    share, size = rest_share(fact_stems, {str(day), month, year or ""}, sentence_stems)
+    if rival is None and year is not None and size >= 2 and share == 1.0 and \
+            len(sentence_dates) == 1 and len(re.findall(rf"\b{year}\b", sentence)) == 1:
+        # only the year shared, but every other word of the fact there and one date: the same
+        # event on another day ("signed on 4 July 2021" / "signed on 2021-04-07"; not "passed
+        # in 2020, took effect on 1 June 2020")
+        rival = next((x for x in sentence_dates if x[2] == year), None)
     if rival is None:
         return None
-    share, size = rest_share(fact_stems, {str(day), month, year or ""}, sentence_stems)
     if size >= 1 and share >= SLOT_REST_SHARE:
         return Conflict("date", _shown_date(fact_dates[0]), _shown_date(rival))
     return None
+
+
+# a year and its era: "49 BC", "AD 49", "49 CE", "300 BCE"
+_ERA_YEAR = re.compile(r"\b(\d{1,4})\s*(BCE?|AD|CE)\b|\b(AD)\s*(\d{1,4})\b")
+
+
+def _eras(text: str) -> dict[str, str]:
+    """Each year of ``text`` written with its era, and the era ("BC" or "AD")."""
+    return {m.group(1) or m.group(4): "BC" if (m.group(2) or "").startswith("B") else "AD"
+            for m in _ERA_YEAR.finditer(text)}
+
+
+def _era_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stems: set[str]
+                  ) -> Conflict | None:
+    """A year of the fact given in the other era ("in 49 BC" / "in AD 49"), with the rest of
+    the fact there: the number alone is the same."""
+    said = _eras(sentence)
+    for year, era in _eras(fact).items():
+        if said.get(year, era) != era:
+            share, size = rest_share(fact_stems, {year, era.lower()}, sentence_stems)
+            if size >= 1 and share >= SLOT_REST_SHARE:
+                return Conflict("date", f"{year} {era}", f"{year} {said[year]}")
+    return None
+
+
+_PER_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:[a-z]+\s+)?per\s+([a-z]+)")
+
+
+def _per_units(text: str) -> dict[str, str]:
+    """Each number of ``text`` given as a rate, and what it is per ("11000 per microlitre" ->
+    {"11000": "microlitre"}; "5 cases per 1,000" -> {"5": ""}: per a count)."""
+    return {m.group(1): m.group(2) for m in _PER_UNIT.finditer(_number_text(text).lower())}
 
 
 def _as_float(value: str) -> float | None:
@@ -423,6 +461,48 @@ def _in_a_range(value: str, ranges: list[tuple[float, float]]) -> bool:
     """Whether the number ``value`` lies inside one of ``ranges`` (ends included)."""
     x = _as_float(value)
     return x is not None and any(lo <= x <= hi for lo, hi in ranges)
+
+
+_NUMBER_AFTER = r"(?:[$€£¥#]\s?)?(\d[\d,]*(?:\.\d+)?)"
+# a number given as a bound: "less than 1%", "under £50,000", "up to ten times" (upper); "more
+# than 300", "at least 18", "£50,000 or more" (lower)
+_BOUNDED = re.compile(
+    rf"\b(less\s+than|fewer\s+than|under|below|up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+"
+    rf"than|(?:a\s+)?maximum\s+of)\s+{_NUMBER_AFTER}|\b(more\s+than|over|above|at\s+least|"
+    rf"no\s+less\s+than|not\s+less\s+than|(?:a\s+)?minimum\s+of)\s+{_NUMBER_AFTER}|"
+    rf"{_NUMBER_AFTER}\s*(?:[a-z%]+\s+)?(or\s+(?:more|above|over|higher|greater|less|below|"
+    rf"under|fewer|lower)|and\s+(?:above|over|up|below|under))\b", re.I)
+_LOWER_AFTER = re.compile(r"more|above|over|higher|greater|up", re.I)
+
+
+def _bounds(text: str) -> dict[str, str]:
+    """Each number of ``text`` given as a bound, and which ("upper" / "lower")."""
+    out = {}
+    for m in _BOUNDED.finditer(_number_text(text)):
+        if m.group(2):
+            out[m.group(2).replace(",", "")] = "upper"
+        elif m.group(4):
+            out[m.group(4).replace(",", "")] = "lower"
+        else:
+            after = m.group(6).split()[-1]
+            out[m.group(5).replace(",", "")] = "lower" if _LOWER_AFTER.fullmatch(after) \
+                else "upper"
+    return out
+
+
+def _within_bound(n: str, unit: str | None, m: str, unit_m: str | None,
+                  fact_bounds: dict[str, str], sentence_bounds: dict[str, str]) -> bool:
+    """Whether one side gives its number as a bound that the other side's plain number, in
+    the same unit, keeps ("about 0.7%" / "less than 1%", "aged 25" / "over 18"); two bounds
+    are two claims, and a bound in another unit is no bound of this number ("up to 72 hours"
+    / "2 days")."""
+    x, y = _as_float(n), _as_float(m)
+    if x is None or y is None or (n in fact_bounds) == (m in sentence_bounds) or \
+            stem(unit or "") != stem(unit_m or ""):
+        return False
+    if m in sentence_bounds:
+        return x <= y if sentence_bounds[m] == "upper" else x >= y
+    return y <= x if fact_bounds[n] == "upper" else y >= x
 
 
 def _hedged(text: str) -> set[str]:
@@ -465,7 +545,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     if changed_range is not None:  # "about 7 to 10 days" / "about 2 to 3 days"
         return changed_range
     if aligned:  # "1 May 1999" / "June 1, 1999"
-        changed_date = _date_conflict(fact, sentence, fact_stems, sentence_stems)
+        changed_date = _date_conflict(fact, sentence, fact_stems, sentence_stems) or \
+            _era_conflict(fact, sentence, fact_stems, sentence_stems)
         if changed_date is not None:
             return changed_date
     changed_score = _score_conflict(_number_text(fact), _number_text(sentence), fact_stems,
@@ -490,6 +571,12 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             share, size = rest_share(fact_stems, {n, stem(unit)}, sentence_stems)
             if size >= 2 and share >= SLOT_REST_SHARE:
                 return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
+    fact_per, sentence_per = _per_units(fact), _per_units(sentence)
+    fact_bounds, sentence_bounds = _bounds(fact), _bounds(sentence)
+    if any(sentence_bounds.get(x, b) != b for x, b in fact_bounds.items()):
+        # one threshold bounded both ways: two cases ("where the rent is £50,000 or more, six
+        # weeks" / "five weeks if the rent is under £50,000")
+        return None
     for n, unit in fact_slots:
         if n in elsewhere or (unit == "decade" and any(  # a year of the decade states it
                 _year_in_decade(n, unit, m, u) for m, u in sent_slots)):
@@ -502,6 +589,11 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                     stem(unit or "") == stem(unit_m or "")
                     or _same_count(n, unit, m, unit_m) is not None):
                 continue  # "about 50 people" / "52 people", "about 1.2 million" / "1,150,000"
+            if fact_per.get(n, "") != sentence_per.get(m, "") and n in fact_per and \
+                    m in sentence_per:
+                continue  # rates per other units ("11 × 10^9 per litre" / "11,000 per µl")
+            if _within_bound(n, unit, m, unit_m, fact_bounds, sentence_bounds):
+                continue  # "about 0.7%" / "less than 1%"
             if _in_a_range(n, sentence_ranges) or _in_a_range(m, fact_ranges):
                 continue  # "55 metres" / "between 50 and 60 metres"
             # the same slot: the same word counted or measured, or the same neighbour ("May 1"

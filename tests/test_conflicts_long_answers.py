@@ -1,0 +1,135 @@
+"""The contradiction check on long answers of other kinds than its dev sets (medicine, law,
+software, science, policy): each pair below was read wrong in the labelled sets
+``benchmarks/data/fact_labels_other_kinds*.jsonl`` (written by agents that never saw the
+code), as a false alarm on a faithful answer or as a wrong fact counted covered; the rest
+guard what the new rules must not lose."""
+
+from __future__ import annotations
+
+import pytest
+
+from factgraph.stages.contradiction import contradiction, find_conflict
+from factgraph.stages.fact_evidence import ResponseIndex, fact_evidence
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    # a bound is no negation ("no more than five weeks"), and one threshold bounded both ways
+    # is two cases, not another number for one
+    ("Where the annual rent is £50,000 or more, the deposit cap is six weeks' rent.",
+     "A deposit can be no more than five weeks' rent if the yearly rent is under £50,000."),
+    # a plain number inside the other side's bound agrees with it
+    ("Natural uranium contains only about 0.7% uranium-235.",
+     "Since natural uranium is less than 1% U-235, fuel is usually enriched."),
+    # an aside that stresses a negation negates nothing of its own
+    ("A black hole is a region where gravity is so strong that nothing, not even light, can "
+     "escape.", "A black hole is a place where matter is packed so densely that its gravity "
+     "lets nothing escape, not even light."),
+    ("A black hole is a region where gravity is so strong that nothing, not even light, can "
+     "escape.", "A black hole is a region of space where gravity is so strong that nothing, "
+     "including light, can escape past its boundary, the event horizon."),
+    # a bracket ends a negator's reach; "does nothing for" negates no word
+    ("The President has 10 days, excluding Sundays, to sign or veto a bill.",
+     "The President has 10 days (not counting Sundays) to sign or veto it."),
+    ("The President has 10 days, excluding Sundays, to sign or veto a bill.",
+     "If the President does nothing for ten days (Sundays not counted) while Congress is in "
+     "session, it becomes law anyway."),
+    # a word that prevents says "not": "hinders browning" / "steam instead of brown"
+    ("Pat the steak dry before searing, since surface moisture hinders browning.",
+     "To sear a steak well, first pat it completely dry, because moisture on the surface will "
+     "steam instead of brown."),
+    # "not awarded posthumously" denies the manner, not the award
+    ("Nobel Prizes are not awarded posthumously.",
+     "The Nobel Prize was awarded for the structure of DNA in 1962 to Watson and Crick."),
+])
+def test_a_faithful_sentence_of_a_long_answer_is_no_contradiction(fact: str,
+                                                                  said: str) -> None:
+    assert contradiction(fact, said, said) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    ("Gout is more common in men than in women.",
+     "It is much more common in women than in men, especially after menopause.",
+     "comparison"),
+    ("The Nile is longer than the Amazon.", "The Amazon is longer than the Nile.",
+     "comparison"),
+    ("A moderator slows neutrons down.", "A moderator speeds neutrons up.", "antonym"),
+    ("The fire killed 50 people.", "The fire killed more than 300 people.", "number"),
+    # a bound in another unit is no bound of the number ("up to 72 hours" is 3 days)
+    ("The battery lasts up to 72 hours on a single charge.", "The battery lasts up to two "
+     "days on a single charge.", "number"),
+    ("More than 100 people died in the fire.", "More than 300 people died in the fire.",
+     "number"),
+    ("Searing does not seal in the meat's juices.", "Searing seals in the juices.",
+     "negation"),
+    ("The vaccine prevents infection.", "The vaccine does not prevent infection.",
+     "negation"),
+    ("The team finished quickly.", "The team did not finish quickly.", "negation"),
+])
+def test_a_wrong_fact_is_still_shown(fact: str, said: str, slot: str) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == slot, found
+
+
+def test_a_converse_comparison_is_no_contradiction() -> None:
+    said = "The Amazon is shorter than the Nile."
+    assert contradiction("The Nile is longer than the Amazon.", said, said) is None
+
+
+def _conflict(fact: str, response: list[str]) -> object:
+    index = ResponseIndex.of(response)
+    return find_conflict(fact, index, fact_evidence(fact, index).sentence, " ".join(response))
+
+
+def test_a_clause_is_not_read_alone_where_the_fact_sets_a_condition() -> None:
+    # "the deposit cap is six weeks' rent" alone was read against "capped at five weeks' rent
+    # for most tenancies": the fact says six weeks only where the rent is £50,000 or more
+    fact = "Where the annual rent is £50,000 or more, the deposit cap is six weeks' rent."
+    assert _conflict(fact, ["Deposits are capped at five weeks' rent for most tenancies."]) \
+        is None
+    fact = ("A fast-forward merge happens when the target branch has no new commits, so no "
+            "merge commit is created.")
+    assert _conflict(fact, ["With merge, Git creates a merge commit that joins the lines."]) \
+        is None
+
+
+def test_a_clause_read_alone_needs_its_other_words_in_the_sentence() -> None:
+    fact = ("The deposit should be returned within 10 days of the landlord and tenant "
+            "agreeing the amount.")
+    said = "Your landlord must protect your deposit within 30 days of receiving it."
+    assert _conflict(fact, [said]) is None
+    fact = "The reactor had a positive void coefficient, which made it unstable at low power."
+    found = _conflict(fact, ["The reactor had a negative void coefficient."])
+    assert found is not None
+
+
+def test_an_ordinal_read_in_digits_still_meets_its_rival_word() -> None:
+    # "the fourth" is read "the 4th": the opposite's slot must drop the digits too, or "the
+    # second" no longer turned the fact round (set 2, measured as written)
+    said = "The 2023 event was only the second global bleaching event ever recorded."
+    found = contradiction("The global bleaching event that began in 2023 is the fourth on "
+                          "record.", said, said)
+    assert found is not None and found.slot == "ordinal", found
+
+
+def test_a_misconception_denies_what_it_names() -> None:
+    said = "A common misconception is that phases are caused by Earth's shadow."
+    assert contradiction("The phases are not caused by Earth's shadow.", said, said) is None
+    found = contradiction("The phases are caused by Earth's shadow.", said, said)
+    assert found is not None and found.slot == "negation", found
+
+
+def test_a_clause_read_alone_does_not_meet_a_value_the_whole_fact_states() -> None:
+    fact = ("Louis XVI summoned the Estates-General in May 1789, the first time it had met "
+            "since 1614.")
+    said = ("To raise money, Louis XVI called the Estates-General, which met at Versailles in "
+            "May 1789 for the first time in 175 years.")
+    assert _conflict(fact, [said]) is None
+
+
+def test_a_clause_before_the_fact_s_condition_is_still_read_alone() -> None:
+    # the condition ("when used alone") governs what follows it, not the clause before it
+    fact = ("Metformin does not cause weight gain and rarely causes hypoglycaemia when used "
+            "alone.")
+    said = "Metformin causes weight gain and rarely causes hypoglycaemia when used alone."
+    found = _conflict(fact, [said])
+    assert found is not None
