@@ -1,15 +1,17 @@
 """Benchmark: facts of long answers of other kinds, labelled by hand, wrong facts included.
 
-REALSumm (news summaries) is the dev set the evidence judge was fitted on. These two sets are
-long answers to questions of sixteen kinds each (medicine, law, software, history, science,
+REALSumm (news summaries) is the dev set the evidence judge was fitted on. These three sets are
+long answers to questions of up to sixteen kinds each (medicine, law, software, history, science,
 personal finance, a biography, travel, sports rules, cooking, the environment, a product
 comparison, a government process, biology, astronomy, economics), each item with 10-13 key
 facts and four answers as four assistants might write them (thorough, partial, terse, and one
 that states one or two facts wrongly), every fact labelled present / not present by hand and
 the wrongly stated ones listed with the answer's sentence. Each set was written by an agent
-that never saw the code (``data/fact_labels_other_kinds.jsonl`` and ``…_2.jsonl``, with
-``….contradicted.json``): set 1 was measured, then rules were written for its misses and
-false alarms; set 2 was written after those rules and measured once as written (README).
+that never saw the code (``data/fact_labels_other_kinds.jsonl``, ``…_2.jsonl`` and
+``…_3.jsonl``, with ``….contradicted.json``): set 1 was measured, then rules were written for
+its misses and false alarms; set 2 was written after those rules and measured once as
+written, then rules were written for it too; set 3 (12 questions) was written after every
+rule and measured once as written: the held-out one (README).
 
 Per set it prints the judge's agreement with the labels (Cohen's κ, precision and recall of
 "missing"; a fact shown contradicted counts as not present), beside the word share of the
@@ -18,7 +20,7 @@ of those the people listed are shown contradicted, how many still counted covere
 other facts are shown contradicted (false alarms), and how many of the answers with no wrong
 fact have any fact shown contradicted (the issue's bar: at most 1 in 20).
 
-    python -m benchmarks.long_answer_facts [--set 1|2|all]
+    python -m benchmarks.long_answer_facts [--set 1|2|3|all]
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
-SETS = {"1": "fact_labels_other_kinds", "2": "fact_labels_other_kinds_2"}
+SETS = {"1": "fact_labels_other_kinds", "2": "fact_labels_other_kinds_2",
+        "3": "fact_labels_other_kinds_3"}
 
 
 def judge_set(stem: str) -> dict[str, Any]:

@@ -133,3 +133,17 @@ def test_a_clause_before_the_fact_s_condition_is_still_read_alone() -> None:
     said = "Metformin causes weight gain and rarely causes hypoglycaemia when used alone."
     found = _conflict(fact, [said])
     assert found is not None
+
+
+def test_a_sentence_opening_with_a_pronoun_speaks_of_what_the_sentence_before_named() -> None:
+    # set 1's flawed answer: "It" is the Kobo Libra 2 the sentence before names
+    fact = "The Kobo Libra 2 comes with 32 GB of storage."
+    before = ("The Kobo Libra 2's biggest advantage is its physical page-turn buttons, which the "
+              "Paperwhite doesn't have.")
+    said = ("It also comes with 16 GB of storage, and it supports EPUB files natively, so you "
+            "can load books from many different stores.")
+    found = contradiction(fact, said, f"{before} {said}")
+    assert found is not None and found.slot == "number", found
+    assert contradiction(fact, said, said) is None  # no sentence before: nothing referred to
+    right = said.replace("16 GB", "32 GB")
+    assert contradiction(fact, right, f"{before} {right}") is None

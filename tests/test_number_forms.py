@@ -3,6 +3,7 @@ stated and for the contradiction check alike (factgraph.stages.number_forms)."""
 
 from __future__ import annotations
 
+import logging
 from decimal import Decimal
 
 import pytest
@@ -296,3 +297,12 @@ def test_a_date_sharing_only_its_year_dates_another_event_unless_the_fact_is_all
 def test_a_year_in_its_own_era_written_otherwise_is_no_conflict() -> None:
     assert contradiction("Caesar crossed the Rubicon in 49 BC.", "Caesar crossed the "
                          "Rubicon in 49 BCE.", "Caesar crossed the Rubicon in 49 BCE.") is None
+
+
+def test_a_word_pint_reads_as_several_units_is_read_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # "amps" is attometres per second or amperes to pint, which warned on every such word of
+    # running text (a long answer on induction hobs printed it to the user)
+    with caplog.at_level(logging.WARNING):
+        assert equal_quantities(40.0, "amps", 50.0, "amps") is False
+    assert not [r for r in caplog.records if "multiple results" in r.getMessage()]

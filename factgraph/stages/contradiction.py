@@ -152,7 +152,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
     found = number_conflict(fact, sentence, stated_numbers(response), fact_stems,
-                            sentence_stems, aligned)
+                            sentence_stems, aligned,
+                            frozenset(_referred_to(fact_stems, sentence, response)))
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
@@ -178,6 +179,22 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
         return found
     return name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems,
                          aligned)
+
+
+# a sentence that opens with a pronoun speaks of what the sentence before it named ("The Kobo
+# Libra 2 has a 7-inch screen. It also comes with 16 GB of storage.")
+_PRONOUN_OPENING = re.compile(r"\s*(?:it|they|he|she|its|their|his|her)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _referred_to(fact_stems: list[str], sentence: str, response: str) -> set[str]:
+    """The fact's words that the sentence before ``sentence`` says, where ``sentence`` opens
+    with a pronoun: what the pronoun stands for, as far as the fact's number slots need it."""
+    at = response.find(sentence)
+    if not _PRONOUN_OPENING.match(sentence) or at <= 0:
+        return set()
+    before = _SENTENCE_END.split(response[:at].strip())[-1]
+    return set(stems(before)) & set(fact_stems)
 
 
 _OR_ALTERNATIVE = re.compile(r"\s+or\s+\w+(?:\s+\w+)?(?=\s*[,.;:!?)]|\s*$)")

@@ -522,10 +522,13 @@ def _close(a: str, b: str) -> bool:
 
 
 def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
-                    fact_stems: list[str], sentence_stems: set[str], aligned: bool = True
-                    ) -> Conflict | None:
+                    fact_stems: list[str], sentence_stems: set[str], aligned: bool = True,
+                    referred: frozenset[str] = frozenset()) -> Conflict | None:
     """Another number in the slot of a number of the fact (module docstring);
-    ``response_words`` are the numbers the whole response states (:func:`stated_numbers`)."""
+    ``response_words`` are the numbers the whole response states (:func:`stated_numbers`);
+    ``referred``, the fact's words a pronoun opening the sentence stands for ("It also comes
+    with 16 GB" after "The Kobo Libra 2 …": "kobo", "libra", "2"), count as the sentence's."""
+    sentence_stems = sentence_stems | referred
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
     others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
@@ -537,7 +540,7 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     fact_spans, sentence_spans = _ranges(_number_text(fact)), _ranges(_number_text(sentence))
     fact_ranges = [r for r in fact_spans if not _year_span(r)]
     sentence_ranges = [r for r in sentence_spans if not _year_span(r)]
-    sentence_numbers = {m for m, _ in sent_slots}
+    sentence_numbers = {m for m, _ in sent_slots} | {w for w in referred if w[:1].isdigit()}
     # a range changed at both ends is another range, a span of years too ("from 1939 to 1945"
     # / "from 1914 to 1918")
     changed_range = _range_conflict(fact_spans, sentence_spans, fact_slots, sent_slots,
