@@ -152,8 +152,7 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
     found = number_conflict(fact, sentence, stated_numbers(response), fact_stems,
-                            sentence_stems, aligned,
-                            frozenset(_referred_to(fact_stems, sentence, response)))
+                            sentence_stems, aligned, _referred_to(fact_stems, sentence, response))
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
@@ -187,14 +186,16 @@ _PRONOUN_OPENING = re.compile(r"\s*(?:it|they|he|she|its|their|his|her)\b", re.I
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def _referred_to(fact_stems: list[str], sentence: str, response: str) -> set[str]:
+def _referred_to(fact_stems: list[str], sentence: str, response: str) -> frozenset[str]:
     """The fact's words that the sentence before ``sentence`` says, where ``sentence`` opens
     with a pronoun: what the pronoun stands for, as far as the fact's number slots need it."""
+    if not _PRONOUN_OPENING.match(sentence):  # most sentences: no search of the response
+        return frozenset()
     at = response.find(sentence)
-    if not _PRONOUN_OPENING.match(sentence) or at <= 0:
-        return set()
+    if at <= 0:
+        return frozenset()
     before = _SENTENCE_END.split(response[:at].strip())[-1]
-    return set(stems(before)) & set(fact_stems)
+    return frozenset(stems(before)) & frozenset(fact_stems)
 
 
 _OR_ALTERNATIVE = re.compile(r"\s+or\s+\w+(?:\s+\w+)?(?=\s*[,.;:!?)]|\s*$)")
@@ -233,16 +234,18 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
         return found
     clauses = split_facts(fact, "clause", min_content_words=CLAUSE_WORDS)
     condition = _CONDITION.search(fact)
+    fact_words = set(stems(fact))
+    sentence_words = set(index.sentence_stems[aligned])
     for clause in clauses if len(clauses) > 1 else []:
-        if condition is not None and not 0 <= fact.find(clause) < condition.start() - len(
-                clause) + 1:
+        at = fact.find(clause)
+        if condition is not None and not (at >= 0 and at + len(clause) <= condition.start()):
             continue  # it holds only under the fact's condition: no clause to read alone
         conflict = contradiction(clause, index.sentences[aligned], response)
         # a clause with a verb of its own, besides the changed word: a name or a noun phrase
         # ("untargeted training data extraction") says too little alone
         if conflict is None or conflict.slot == "name":  # a name needs the whole fact's slot
             continue
-        if conflict.response_value.split()[0].lower() in set(stems(fact)):
+        if conflict.response_value.split()[0].lower() in fact_words:
             continue  # the whole fact says it too ("met in May 1789, first since 1614")
         word = re.escape(conflict.fact_value.split()[0])
         if not FINITE_VERB.search(re.sub(rf"\b{word}\b", " ", clause, flags=re.I)):
@@ -254,7 +257,7 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
         unit = conflict.fact_value.split()[-1]
         if conflict.slot == "number" and unit in MEASURE_UNITS:
             share, _ = rest_share(stems(clause), set(stems(conflict.fact_value)),
-                                  set(stems(index.sentences[aligned])))
+                                  sentence_words)
             if share < 1.0:
                 continue
         return aligned, conflict

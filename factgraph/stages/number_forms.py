@@ -67,9 +67,9 @@ _MONTH_BEFORE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov
 _ZERO_FRACTION = re.compile(r"(?<![\d.])(\d+)\.0+(?!\.?\d)")
 _NUMBER = r"\d+(?:\.\d+)?"
 _MAGNITUDE_WORD = "|".join(MAGNITUDES)
-# a number word, or two ("twenty-six", "twenty six"): :func:`_number_word` reads its value
-_NUMBER_WORDS = (rf"\b(?:({'|'.join(TENS)})[- ]({'|'.join(_ONE_TO_NINE)})|"
-                 rf"({'|'.join(_WORD_VALUES)}))")
+# a number word, or two ("twenty-six", "twenty six"): :func:`_count` reads its value
+_TENS_AND_UNIT = rf"(?:{'|'.join(TENS)})[- ](?:{'|'.join(_ONE_TO_NINE)})"
+_NUMBER_WORDS = rf"\b(?:{_TENS_AND_UNIT}|{'|'.join(_WORD_VALUES)})"
 _NUMBER_WORD_BEFORE_MAGNITUDE = re.compile(rf"{_NUMBER_WORDS}(?= (?:{_MAGNITUDE_WORD})\b)",
                                            re.I)
 _RANGE_BEFORE_MAGNITUDE = re.compile(
@@ -151,7 +151,11 @@ _ONE_PERIOD = re.compile(r"\b(?:a|one)\s+(decade|century)\b(?!\s+(?:of|ago|earli
 
 
 def _count(word: str) -> Decimal:
-    return Decimal(word) if word[0].isdigit() else Decimal(_WORD_VALUES[word.lower()])
+    """A count in digits or in number words ("1.5", "a", "seven", "twenty-six", "twenty
+    six") as its value."""
+    if word[0].isdigit():
+        return Decimal(word)
+    return Decimal(sum(_WORD_VALUES[part] for part in re.split(r"[- ]+", word.lower())))
 
 
 def _plural(unit: str) -> str:
@@ -209,13 +213,12 @@ _NUMBER_WORD = re.compile(rf"{_NUMBER_WORDS}\b", re.I)
 # one number written in several number words: "three thousand four hundred", "two million five
 # hundred thousand", "a thousand and one" (a number word and its magnitude alone, "sixty
 # thousand", is read by the magnitudes below)
-_NUMBER_TOKEN = (rf"(?:(?:{'|'.join(TENS)})[- ](?:{'|'.join(_ONE_TO_NINE)})|"
-                 rf"{'|'.join(w for w in _WORD_VALUES if w != 'a')})")
+_NUMBER_TOKEN = rf"(?:{_TENS_AND_UNIT}|{'|'.join(w for w in _WORD_VALUES if w != 'a')})"
 _BIG_WORDS = ("hundred", "thousand", "million", "billion", "trillion")
 _NUMBER_RUN = re.compile(rf"\b(?:a|{_NUMBER_TOKEN})(?:(?:\s+and)?\s+(?:{_NUMBER_TOKEN}|"
                          rf"{'|'.join(_BIG_WORDS)})\b)+", re.I)
 # "one point two million", "nine point five eight": a decimal in words (not "at one point")
-_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_DIGIT_WORDS = tuple(NUMBER_WORDS)[:10]  # "zero" … "nine"
 _POINT = re.compile(rf"(?<!\bat\s)(?<!\bsome\s)\b({_NUMBER_TOKEN})\s+point\s+"
                     rf"((?:{'|'.join(_DIGIT_WORDS)})(?:\s+(?:{'|'.join(_DIGIT_WORDS)}))*)\b",
                     re.I)
@@ -244,19 +247,10 @@ _ORDINAL_WORD = re.compile(rf"(?<!\ba\s)(?<!\bone\s)(?<!-)\b({_ORDINALS})\b", re
 _QUARTER = re.compile(r"\bQ([1-4])\b(?=\s*(?:of\s+)?(?:19|20)\d\d\b)|(?<=\bin\s)Q([1-4])\b")
 
 
-
 # the readings below each need one of their words; checked on the lower-cased text, which is
 # much cheaper than a search that ignores case (most sentences have none of them)
 _ANY_ORDINAL_WORD = re.compile(rf"\b(?:{_ORDINALS})\b")
 _ANY_MAGNITUDE_WORD = re.compile(rf"\b(?:{'|'.join(_BIG_WORDS)})\b")
-
-
-def _word_value(word: str) -> int:
-    word = word.lower()
-    if word.isdigit():
-        return int(word)
-    parts = re.split(r"[- ]", word)
-    return sum(_WORD_VALUES[p] for p in parts)
 
 
 def _number_run(m: re.Match[str]) -> str:
@@ -283,7 +277,7 @@ def _number_run(m: re.Match[str]) -> str:
             if prev and prev not in _BIG_WORDS:
                 return m.group(0)  # a number after a number: two numbers
             after_big = after_big or prev in _BIG_WORDS
-            current += 1 if low == "a" else _word_value(low)
+            current += int(_count(low))
         prev = low if low in _BIG_WORDS or low == "hundred" else "n"
     if not after_big:
         return m.group(0)
@@ -312,12 +306,12 @@ def spelled_numbers_as_values(text: str) -> str:
         text = _QUARTER.sub(lambda m: f"{ordinal(int(m.group(1) or m.group(2)))} quarter",
                             text)
     if "point" in low:
-        text = _POINT.sub(lambda m: f"{_word_value(m.group(1))}." + "".join(
+        text = _POINT.sub(lambda m: f"{_count(m.group(1))}." + "".join(
             str(_DIGIT_WORDS.index(w.lower())) for w in m.group(2).split()), text)
     if "cent" in low or "pence" in low:
         text = _SUM_IN_WORDS.sub(lambda m: "{}{}.{:02d}".format(  # noqa: UP032 (three parts)
-            _CURRENCY_NAMES[m.group(2).lower()], _word_value(m.group(1)),
-            _word_value(m.group(3))), text)
+            _CURRENCY_NAMES[m.group(2).lower()], int(_count(m.group(1))),
+            int(_count(m.group(3)))), text)
     if _ANY_MAGNITUDE_WORD.search(low):
         text = _NUMBER_RUN.sub(_number_run, text)
     if "10" in text:
@@ -356,9 +350,7 @@ def _grouped(m: re.Match[str]) -> str:
 
 
 def _number_word(m: re.Match[str]) -> str:
-    if m.group(1):
-        return str(_WORD_VALUES[m.group(1).lower()] + _WORD_VALUES[m.group(2).lower()])
-    return str(_WORD_VALUES[m.group(3).lower()])
+    return str(int(_count(m.group(0))))
 
 
 def _range_scaled(m: re.Match[str]) -> str:

@@ -386,7 +386,7 @@ def comparison_conflict(fact: str, sentence: str, fact_stems: list[str],
     turned too ("The Amazon is shorter than the Nile") it is a converse, which the opposites
     read (:func:`_roles_swapped`)."""
     def sides(text: str) -> tuple[str, set[str], set[str]] | None:
-        toks = [t for t in re.findall(r"[a-z0-9]+|[.,;:!?]", text.lower())]
+        toks = re.findall(r"[a-z0-9]+|[.,;:!?]", text.lower())
         if "than" not in toks:
             return None
         i = toks.index("than")
@@ -396,10 +396,10 @@ def comparison_conflict(fact: str, sentence: str, fact_stems: list[str],
                             if _COMPARATIVE.match(t)), None)
         if comparative is None:
             return None
-        keep = [stem(t) for t in toks if t not in FUNCTION_WORDS and t not in STOPWORDS
-                and t.isalpha() and t != comparative]
-        before = {stem(t) for t in toks[start:i]} & set(keep)
-        after = {stem(t) for t in toks[i + 1:end]} & set(keep)
+        keep = {stem(t) for t in toks if t not in FUNCTION_WORDS and t not in STOPWORDS
+                and t.isalpha() and t != comparative}
+        before = {stem(t) for t in toks[start:i]} & keep
+        after = {stem(t) for t in toks[i + 1:end]} & keep
         return comparative, before - after, after - before
 
     fact_sides, said_sides = sides(fact), sides(sentence)
