@@ -11,7 +11,10 @@ fact's words, or both of a fact of two) and the slot differs:
 * **number** — a number of the fact occurs nowhere in the response, and the sentence has
   another number of the same kind: the same word after it ("28 firefighters" / "31
   firefighters"), the same unit read by pint (metres against feet are compared after
-  conversion: equal lengths are no conflict), or both are years;
+  conversion: equal lengths are no conflict), or both are years; a changed time of day is
+  slot **time** ("15:00 → 16:00");
+* **date** — the fact's day and month given otherwise ("1 May 1999" / "June 1, 1999"), or
+  its year in the other era ("49 BC" / "AD 49");
 * **negation** — one of the two says "not" ("no", "never", "n't", "without", …) and the other
   does not;
 * **antonym** — the fact has a word whose opposite
@@ -20,6 +23,8 @@ fact's words, or both of a fact of two) and the slot differs:
   going up against any word of going down: increased / fell; an adjective with or without
   its "in" / "im" / "il" / "ir"; or the word with or without "un" / "non": stable /
   unstable) the sentence has instead;
+* **comparison** — the two sides of a comparison swapped, its comparative kept ("more common
+  in men than in women" / "… in women than in men");
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
   name where the fact has it: a name that is neither in the fact nor a shorter or longer form
   of one of its names ("Koirala" is "Anuradha Koirala"; "Europe's" is "Europe", "López" is
