@@ -1,17 +1,21 @@
 """Benchmark: facts of long answers of other kinds, labelled by hand, wrong facts included.
 
-REALSumm (news summaries) is the dev set the evidence judge was fitted on. These three sets are
-long answers to questions of up to sixteen kinds each (medicine, law, software, history, science,
-personal finance, a biography, travel, sports rules, cooking, the environment, a product
-comparison, a government process, biology, astronomy, economics), each item with 10-13 key
-facts and four answers as four assistants might write them (thorough, partial, terse, and one
-that states one or two facts wrongly), every fact labelled present / not present by hand and
-the wrongly stated ones listed with the answer's sentence. Each set was written by an agent
-that never saw the code (``data/fact_labels_other_kinds.jsonl``, ``…_2.jsonl`` and
-``…_3.jsonl``, with ``….contradicted.json``): set 1 was measured, then rules were written for
-its misses and false alarms; set 2 was written after those rules and measured once as
-written, then rules were written for it too; set 3 (12 questions) was written after every
-rule and measured once as written: the held-out one (README).
+REALSumm (news summaries) is the dev set the evidence judge was first fitted on. These five
+sets are long answers to questions, each item with 10-13 key facts and four answers as four
+assistants might write them (thorough, partial, terse, and one that states one or two facts
+wrongly), every fact labelled present / not present by hand and the wrongly stated ones listed
+with the answer's sentence. Each set was written by an agent that never saw the code
+(``data/fact_labels_other_kinds.jsonl``, ``…_2.jsonl`` … ``…_5.jsonl``, with
+``….contradicted.json``). Sets 1-3 cover sixteen kinds of question (medicine, law, software,
+history, science, personal finance, a biography, travel, sports rules, cooking, the
+environment, a product comparison, a government process, biology, astronomy, economics); sets 4
+and 5 fourteen other kinds each (chemistry, aviation, agriculture, music, psychology,
+architecture, tax, workplace policy, veterinary care, energy, networking, mythology,
+nutrition, customer support; geology, linguistics, art history, a court procedure, public
+health, a programming library, pensions, shipping, a sport's history, space missions, home
+repair, philosophy, ecology, a city's transport), in more forms (lists, headings, chatty
+openings, numbers in words, alternate names). Each set was measured once as written before
+any rule was written for it (README); the rules for its false alarms came after.
 
 Per set it prints the judge's agreement with the labels (Cohen's κ, precision and recall of
 "missing"; a fact shown contradicted counts as not present), beside the word share of the
@@ -20,7 +24,7 @@ of those the people listed are shown contradicted, how many still counted covere
 other facts are shown contradicted (false alarms), and how many of the answers with no wrong
 fact have any fact shown contradicted (the issue's bar: at most 1 in 20).
 
-    python -m benchmarks.long_answer_facts [--set 1|2|3|all]
+    python -m benchmarks.long_answer_facts [--set 1|2|3|4|5|all]
 """
 
 from __future__ import annotations
@@ -32,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
-SETS = {"1": "fact_labels_other_kinds", "2": "fact_labels_other_kinds_2",
-        "3": "fact_labels_other_kinds_3"}
+SETS = {"1": "fact_labels_other_kinds", **{str(k): f"fact_labels_other_kinds_{k}"
+                                            for k in range(2, 6)}}
 
 
 def judge_set(stem: str) -> dict[str, Any]:

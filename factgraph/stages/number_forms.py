@@ -126,9 +126,13 @@ _DOZEN = re.compile(rf"\b(\d+(?:\.\d+)?|{'|'.join(_WORD_VALUES)})\s+dozen\b(?!s)
 # a share of a whole: "half of the voters", "half the votes", "a third of", "two-thirds of";
 # not a half that is a part of a time or a place ("the second half of the season", "the
 # northern half of the country": :data:`_WHOLE_HALF`)
+# ("just over two-thirds is frozen" too); not a measure of another thing ("in half the time of
+# a gas burner", "a third the size of Texas": a ratio, no share)
 _SHARE = re.compile(rf"(\b(?!(?:a|an|one|two|three|four|nine)\b)[A-Za-z]+\s+)?"
                     rf"\b(?:(a|one|two|three|four|nine)[- ])?({_PART})\s+"
-                    r"(?=(?:of|the|his|her|their|its|all|them|our|my|your)\b)", re.I)
+                    r"(?=(?:of|the|his|her|their|its|all|them|our|my|your|is|are|was|were)\b)"
+                    r"(?!the\s+(?:time|size|length|height|width|depth|weight|price|cost|speed|"
+                    r"distance|area|volume|amount|rate|power|energy|number)\b)", re.I)
 _WHOLE_HALF = frozenset({"first", "second", "third", "fourth", "final", "last", "latter",
                          "former", "other", "back", "top", "bottom", "upper", "lower", "front",
                          "northern", "southern", "eastern", "western", "the", "this", "that",
@@ -452,7 +456,17 @@ _GLUED_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(km|cm|mm|kg|mg|lbs?|ft|mp
                          r"ghz|mhz|khz|hz|kw|kwh|mw|gw|ml|cl|kcal|bhp)\b", re.I)
 
 
+# a unit with the micro sign (µ, or the Greek μ), as its letters read it: "150 µg" is "150 mcg",
+# not "150 g"
+_MICRO_UNIT = re.compile(r"(?<![^\W\d_])[µμ](g|l|L|m|s)\b")
+_MICRO_NAMES = {"g": "mcg", "l": "microlitres", "L": "microlitres", "m": "micrometres",
+                "s": "microseconds"}
+
+
 def split_glued_units(text: str) -> str:
     """``text`` with a unit written onto its number set apart ("8GB" -> "8 GB", "500mg" ->
-    "500 mg"): one number, as "8 GB" reads."""
+    "500 mg"): one number, as "8 GB" reads; a micro sign's unit in letters ("150µg" -> "150
+    mcg")."""
+    if "µ" in text or "μ" in text:
+        text = _MICRO_UNIT.sub(lambda m: f" {_MICRO_NAMES[m.group(1)]}", text)
     return _GLUED_UNIT.sub(r"\1 \2", text)

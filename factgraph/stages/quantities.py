@@ -29,6 +29,7 @@ PINT_UNITS = {"degc": "degC", "degf": "degF", "kph": "km/h", "kmh": "km/h", "hrs
               "centimetres": "centimeters", "millimetres": "millimeters", "litres": "liters",
               "litre": "liter", "millilitres": "milliliters", "mcg": "microgram",
               "microlitre": "microliter", "microlitres": "microliters",
+              "micrometre": "micrometer", "micrometres": "micrometers",
               "sqkm": "km**2", "sqm": "m**2", "sqmi": "mi**2", "hp": "horsepower",
               "pa": "pascal", "kpa": "kilopascal", "hpa": "hectopascal", "mbar": "millibar",
               # pint's prefixed units are case-sensitive; text lower-cased reads them so
@@ -38,11 +39,11 @@ PINT_UNITS = {"degc": "degC", "degf": "degF", "kph": "km/h", "kmh": "km/h", "hrs
 _DIMENSIONS = {
     "length": "mm cm m km metre metres meter meters kilometre kilometres kilometer kilometers "
               "centimetres centimeters millimetres millimeters mile miles mi ft foot feet inch "
-              "inches yard yards",
+              "inches yard yards micrometre micrometres micrometer micrometers",
     "mass": "mg g kg gram grams kilogram kilograms tonne tonnes lb lbs ounce ounces oz "
             "microgram micrograms mcg milligram milligrams",
     "time": "second seconds minute minutes hour hours hr hrs day days week weeks month months "
-            "year years decades centuries ms min h",
+            "year years decades centuries ms min h microseconds",
     "volume": "ml l litre litres liter liters millilitres milliliters gallon gallons "
               "microlitre microlitres microliter microliters",
     "speed": "mph kph kmh",

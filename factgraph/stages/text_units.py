@@ -39,7 +39,9 @@ _ABBREVIATION = re.compile(
     r"(?:\b(?:No|Nos|Nr|Mr|Mrs|Ms|Dr|Prof|St|Mt|Jr|Sr|vs|etc|approx|ca|cf|Fig|Vol|Inc|Ltd|Co"
     r"|Corp|Gen|Gov|Sen|Rep|Rev|Capt|Col|Lt|Sgt|Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec"
     r"|al|pop|max|min|est|Proc|Conf|Int|Trans|Dept|Univ|Eq|Sec|Ch|pp)\.|"
-    r"(?<!°)\b(?:[A-Za-z]\.){1,3})$")
+    # initials ("J. R.", "U.S.", "e.g."); a lone small letter only where it abbreviates
+    # ("c. 1500", "Roe v. Wade", "p. 12"): "filters only on b. It is …" ends a sentence
+    r"(?<!°)\b(?:(?:[A-Za-z]\.){2,3}|[A-Z]\.|[cvpfn]\.))$")
 
 
 def ends_with_abbreviation(text: str) -> bool:

@@ -331,7 +331,8 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
                 x in forms for x in fact_tokens) or sum(
                 x in opposite for x in sentence_tokens) <= sum(x in opposite for x in fact_tokens):
             continue
-        hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated))
+        hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated)
+                     and not _counts_another(fact_tokens, t, sentence_tokens, o))
         if hit:
             # a phrasal verb turns its particle with it ("slows neutrons down" / "speeds
             # neutrons up"): the particle is part of the slot
@@ -351,6 +352,25 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
                     fact_tokens, t, sentence_tokens, hit[0]):
                 return Conflict(slot, written_fact.get(t, t), written_said.get(hit[0], hit[0]))
     return None
+
+
+# words that count or measure the word after them: the opposite must count the same thing
+_QUANTIFIERS = frozenset({"many", "few", "fewer", "fewest", "much", "little", "less", "least",
+                          "more", "most"})
+
+
+def _counts_another(fact_tokens: list[str], word: str, sentence_tokens: list[str],
+                    opposite: str) -> bool:
+    """Whether a quantifier and its opposite count other things: "mates with many drones" /
+    "makes one or a few mating flights, mating with a dozen or more drones" ("few" counts the
+    flights); "more common" / "less common" count the same."""
+    if word not in _QUANTIFIERS or opposite not in _QUANTIFIERS:
+        return False
+
+    def counted(toks: list[str], w: str) -> set[str]:
+        return {stem(toks[i + 1]) for i, x in enumerate(toks[:-1]) if x == w}
+
+    return not counted(fact_tokens, word) & counted(sentence_tokens, opposite)
 
 
 def _roles_swapped(fact_tokens: list[str], word: str, sentence_tokens: list[str],

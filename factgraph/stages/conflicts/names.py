@@ -238,9 +238,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # a name the sentence spells one letter otherwise ("UNCEF" / "UNICEF"), abbreviates
     # ("Man Utd" / "Manchester United") or gives in its short form ("Bill" / "William") is
     # stated
-    here = [n for n in fact_names if not stated(n, sentence_lower) and not any(
-        (min(len(n), len(m)) >= 4 and _one_edit(n, m)) or short_form(m, n)
-        for m in sentence_names)]
+    # a name the fact spells out before its initials, which the sentence gives ("Statutory
+    # Maternity Pay (SMP)" / "SMP runs for up to 39 weeks")
+    by_initials = {w.lower() for m in _NAME_RUN.finditer(fact) for w in m.group(0).split()
+                   if _defined_initials(m, fact, sentence)}
+    here = [n for n in fact_names if not stated(n, sentence_lower) and n not in by_initials
+            and not any((min(len(n), len(m)) >= 4 and _one_edit(n, m)) or short_form(m, n)
+                        for m in sentence_names)]
     if not here:
         return None
     short, inner = _initials(fact), _initials(fact, whole_runs=False)
@@ -248,6 +252,12 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
               and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
                                                  or short_form(m, f) for f in fact_names)
               and not _longer_acronym(m, inner, sentence)]
+    # another name of the same one: a birth or former name ("Born Augusta Ada Byron, she …"),
+    # or a peer's title where the fact names the person ("Lady Byron" / "Annabella Milbanke");
+    # or a name of another case (:data:`_ALTERNATIVE`)
+    aliases = _aliases(sentence, fact) | {w.lower() for alt in _ALTERNATIVE.findall(sentence)
+                                          for w in re.findall(r"\w+", alt)}
+    others = [m for m in others if m not in aliases]
     if not others:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]
@@ -310,9 +320,40 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     return None
 
 
+# a name given as another name of the one the sentence speaks of
+_ALIAS = re.compile(r"\b(?i:born|n[ée]e|formerly|originally|maiden\s+name|real\s+name|"
+                    r"birth\s+name|known\s+as|nicknamed|also\s+called|a\.?k\.?a\.?)\s+"
+                    r"((?:[A-Z][\w'’-]*\s*)+)")
+# an alternative in brackets is another case ("source .venv/bin/activate (or
+# .venv\Scripts\activate on Windows)" names no rival of the fact's "Linux")
+_ALTERNATIVE = re.compile(r"\(\s*or\b([^()]*)\)")
+# a peer's title: the name after it is the title's, not the person's own ("Lord Kelvin" is
+# William Thomson)
+_PEERAGE = re.compile(r"\b(?:Lord|Lady|Baron|Baroness|Count|Countess|Duke|Duchess|Earl|Viscount|"
+                      r"Viscountess|Marquess|Marquis|Marchioness)\s+((?:[A-Z][\w'’-]*\s*)+)")
+
+
+def _aliases(sentence: str, fact: str) -> set[str]:
+    """The lower-case words of the names ``sentence`` gives as another name of whom it speaks
+    (:data:`_ALIAS`), and of a peer's title where ``fact`` gives no such title
+    (:data:`_PEERAGE`)."""
+    runs = [m.group(1) for m in _ALIAS.finditer(sentence)]
+    if not _PEERAGE.search(fact):
+        runs += [m.group(1) for m in _PEERAGE.finditer(sentence)]
+    return {w.lower().removesuffix("'s").removesuffix("’s") for run in runs for w in run.split()}
+
+
 # a run of capitalised words, with the particles of a name inside it ("Guido van Rossum")
 _NAME_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:van|von|de|der|del|da|di|du|la|le|bin|al)\s+)*"
                        r"[A-Z][\w'’-]*)+")
+
+
+def _defined_initials(run: re.Match[str], fact: str, sentence: str) -> bool:
+    """Whether ``run`` (a name of ``fact``) is followed by its initials in brackets that
+    ``sentence`` uses ("Statutory Maternity Pay (SMP)")."""
+    initials = "".join(w[0] for w in run.group(0).split()).upper()
+    return len(initials) >= 2 and fact[run.end():].lstrip().startswith(f"({initials})") and \
+        re.search(rf"\b{initials}s?\b", sentence) is not None
 
 
 def _name_runs(fact: str) -> list[list[str]]:

@@ -37,6 +37,10 @@ _NAME_NEGATOR = re.compile(
     rf"(?<=\S\s)['‘\"“]?(?:{_TITLE_NEGATORS}|Nobody|[A-Z][a-z]*n['’]t)(?![\w'’])")
 
 
+# "answered no", "voted no": the answer given, no negation of the words after it
+_ANSWER_NO = re.compile(r"\b((?:answer|answers|answered|say|says|said|reply|replies|replied|"
+                        r"vote|votes|voted)\s+)no\b", re.I)
+
 _NEGATIVE_COMPOUND = re.compile(r"\b(no|non|not|never)-(?=\w)", re.I)  # "no-nonsense"
 
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
@@ -62,6 +66,20 @@ _UNSETTLED = re.compile(r"\b(?:(?:unclear|unknown|uncertain|undetermined|not\s+(
 # negates nothing
 _NOT_UNTIL = re.compile(r"(?:\bnot|n['’]t|\bnever)\b(?=[^,;:.!?]*\b(?:until|till)\b)", re.I)
 
+# "do not work unless they have a magnetic base" and "won't work without a magnetic base" say
+# what it takes to work, not that it does not: a negator before "unless" / "without" /
+# "except" in its stretch negates nothing, and that "without" reads as "with" ("can't walk
+# without help" agrees with "can walk with help")
+_NOT_UNLESS = re.compile(r"(?:\bnot|n['’]t|\bnever|\bcannot)\b([^,;:.!?]*?)\b(unless|without|"
+                         r"except)\b", re.I)
+
+
+def _conditional(m: re.Match[str]) -> str:
+    """A negation under a condition (:data:`_NOT_UNLESS`), with no negator left."""
+    condition = m.group(2)
+    return f" {m.group(1)} {'with' if condition.lower() == 'without' else condition}"
+
+
 # words a negator reaches over to the word it negates: "not yet profitable", "not considered
 # safe", "does not appear to increase" (not "always": "not always safe" says it sometimes is)
 _SEE_THROUGH = frozenset({"yet", "considered", "deemed", "regarded", "appear", "appears",
@@ -86,6 +104,9 @@ _PREPOSITIONS = frozenset({"for", "in", "on", "at", "during", "about", "after", 
 
 
 _OR = frozenset({"or", "nor"})
+# a relative clause ends a negator's reach over "or" ("the right not to be subject to decisions
+# that have legal or similarly significant effects" negates no "similarly")
+_RELATIVE = frozenset({"that", "which", "who", "whom", "whose"})
 
 
 def negated_words(text: str) -> list[str]:
@@ -95,9 +116,11 @@ def negated_words(text: str) -> list[str]:
     or open" -> "build", "open"); empty when nothing is negated. Titles (quoted, or a
     capitalised "Without" / "Never" inside a sentence) and "no-nonsense" negate nothing."""
     plain = _NAME_NEGATOR.sub(" ", _NEGATIVE_COMPOUND.sub(r"\1", QUOTED.sub(" ", text)))
+    plain = _ANSWER_NO.sub(r"\1nay", plain)
     plain = _NOT_EVEN.sub(lambda m: f"{m.group(1) or ''} ", _BOUND.sub(" bound ", plain))
     plain = _RATHER_THAN.sub(" not ", plain)  # "by nature rather than nurture": not nurture
     plain = _YET_TO.sub(" not ", _UNSETTLED.sub(" not ", _NOT_UNTIL.sub(" ", plain)))
+    plain = _NOT_UNLESS.sub(_conditional, plain)
     out = []
     # a negator reaches over "or" / "nor" to the word after it within its stretch ("did not
     # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
@@ -105,6 +128,8 @@ def negated_words(text: str) -> list[str]:
         toks = tokens(stretch)
         negated_at = -1
         for i, t in enumerate(toks):
+            if t in _RELATIVE:
+                negated_at = -1  # "not subject to decisions that have legal or …": no reach
             if t in NEGATORS or (t in _OR and negated_at >= 0):
                 negated_at = i
                 if t in _NEGATING_PRONOUNS and toks[i + 1: i + 2] and \
@@ -169,7 +194,10 @@ _FORBIDS = re.compile(r"\b(?:prohibit\w*|forbid\w*|forbade|ban|bans|banned|banni
                       r"barring|outlaw\w*|disallow\w*|preclud\w*|illegal|unlawful|"
                       # words that prevent: "moisture hinders browning" says it does not
                       # brown ("will steam instead of brown")
-                      r"prevent\w*|hinder\w*|inhibit\w*|imped\w*)\b", re.I)
+                      r"prevent\w*|hinder\w*|inhibit\w*|imped\w*|"
+                      # and words that leave it out: "lets the database skip reading the
+                      # table" says the table need not be read
+                      r"skip|skips|skipped|skipping|avoid\w*|bypass\w*)\b", re.I)
 
 
 def negation_conflict(fact: str, clause: str) -> Conflict | None:

@@ -48,6 +48,7 @@ from factgraph.stages.date_forms import (
 from factgraph.stages.fact_evidence import numbers
 from factgraph.stages.number_forms import (
     MAGNITUDE_MARKS,
+    number_words_as_digits,
     numbers_as_values,
     other_readings,
     readable_number,
@@ -511,6 +512,60 @@ def _hedged(text: str) -> set[str]:
             for m in _HEDGE.finditer(_number_text(text))}
 
 
+def _remainder_of(n: str, unit: str | None, fact: str, sentence: str,
+                  sent_slots: list[tuple[str, str | None]]) -> bool:
+    """Whether ``n`` is what remains ("for the remaining 33 weeks") of two values the sentence
+    gives in its unit ("up to 39 weeks … for 6 weeks"): the difference, stated."""
+    cue = r"\b(?:remaining|rest\s+of\s+the|other|further)\s+"
+    if unit is None or not re.search(rf"{cue}{re.escape(n)}\b", _number_text(fact), re.I) \
+            or re.search(rf"{cue}\d", _number_text(sentence), re.I):
+        return False  # no remainder, or the sentence gives its own ("the remaining 30 weeks")
+    x = _as_float(n)
+    values = [_as_float(m) for m, u in sent_slots if u is not None and stem(u) == stem(unit)]
+    return x is not None and any(a is not None and b is not None and a - b == x
+                                 for a in values for b in values)
+
+
+_YEARS_APART = re.compile(r"\b(\d{1,3})\s+years?\s+(earlier|before|later|after)\b", re.I)
+
+
+def _year_counted_from(n: str, sentence: str) -> bool:
+    """Whether ``sentence`` gives the year ``n`` counted from another year it states ("By 1901
+    …, the society had been founded just two years earlier" gives 1899)."""
+    if not YEAR.match(n):
+        return False
+    said = number_words_as_digits(_number_text(sentence))
+    years = {int(y) for y in re.findall(r"\b\d{4}\b", said) if YEAR.match(y)}
+    for m in _YEARS_APART.finditer(said):
+        step = int(m.group(1)) * (-1 if m.group(2).lower() in ("earlier", "before") else 1)
+        if int(n) in {y + step for y in years}:
+            return True
+    return False
+
+
+def _designation_left_out(n: str, fact: str, sentence: str) -> bool:
+    """Whether ``n`` numbers a name in ``fact`` ("the asteroid 162173 Ryugu", not a year) that
+    ``sentence`` names with no number before it ("arrived at Ryugu"): the designation left out,
+    no other value."""
+    if YEAR.match(n):
+        return False
+    named = re.search(rf"(?<![\d.,]){re.escape(n)}\s+([A-Z][a-z]+)\b", _number_text(fact))
+    if named is None or named.group(1).lower() in _MONTHS:
+        return False
+    said = _number_text(sentence)
+    return any(not re.search(r"\d[\d,.]*\s*$", said[: m.start()])
+               for m in re.finditer(rf"\b{named.group(1)}\b", said))
+
+
+def _round_agrees(n: str, unit: str | None, m: str, unit_m: str | None, hedged: set[str]
+                  ) -> bool:
+    """Whether ``m`` states ``n`` in round figures: one of them hedged (:func:`_hedged`), the two
+    close (:func:`_close`) and of one unit or count ("about 50 people" / "52 people", "about
+    1.2 million" / "1,150,000")."""
+    return bool({n, m} & hedged) and _close(n, m) and (
+        stem(unit or "") == stem(unit_m or "") or _same_count(n, unit, m, unit_m) is not None)
+
+
 def _close(a: str, b: str) -> bool:
     """Whether two numbers are within what a round figure allows (:data:`APPROXIMATE`)."""
     x, y = _as_float(a), _as_float(b)
@@ -584,14 +639,18 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if n in elsewhere or (unit == "decade" and any(  # a year of the decade states it
                 _year_in_decade(n, unit, m, u) for m, u in sent_slots)):
             continue
+        if _designation_left_out(n, fact, sentence) or _year_counted_from(n, sentence) or \
+                _remainder_of(n, unit, fact, sentence, sent_slots):
+            continue
+        if any(_same_quantity(n, unit, m, unit_m) or _round_agrees(n, unit, m, unit_m, hedged)
+               for m, unit_m in others):
+            # the sentence states the fact's value ("2 hours" / "120 minutes", "about 50
+            # people" / "52 people"): its other numbers are of other slots ("about 69% of
+            # fresh water is frozen" / "97 percent of water is salty, and just over two-thirds
+            # of the fresh is frozen")
+            continue
         for m, unit_m in others:
             same_quantity = _same_quantity(n, unit, m, unit_m)
-            if same_quantity:  # "2 hours" / "120 minutes", "40 °C" / "104 °F"
-                continue
-            if {n, m} & hedged and _close(n, m) and (
-                    stem(unit or "") == stem(unit_m or "")
-                    or _same_count(n, unit, m, unit_m) is not None):
-                continue  # "about 50 people" / "52 people", "about 1.2 million" / "1,150,000"
             if fact_per.get(n, "") != sentence_per.get(m, "") and n in fact_per and \
                     m in sentence_per:
                 continue  # rates per other units ("11 × 10^9 per litre" / "11,000 per µl")
