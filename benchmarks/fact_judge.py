@@ -4,11 +4,16 @@
     python -m benchmarks.fact_judge                  # the left-out tables (facts, summaries,
                                                      # long answers) and the contradiction check
 
-**Facts** (REALSumm dev, 12,471 labelled SCUs of 50 articles): the calibrated model is fitted
-in 5 folds that leave whole articles out (seeded), and each fact's ``P(stated)`` comes from the
-fold that did not see its article; the table is measured on those left-out probabilities at the
-shipped cut-off, beside the word share of the fact (at 0.3, and at its best cut-off on the same
-rows: optimistic) and the people's own agreement (first crowd vote against the second).
+**Facts** — two kinds of text, weighed alike in the fit (the long answers' rows weigh
+``n_REALSumm / n_long`` each): REALSumm dev (news summaries, 12,471 SCUs of 50 articles labelled
+by people) and the five sets of long answers of other kinds labelled by hand
+(``benchmarks/data/fact_labels_other_kinds*.jsonl``, 3,512 facts). Every number is left out: a
+REALSumm fact's ``P(stated)`` comes from the fold (5, by article, seeded) that did not see its
+article, fitted on the other articles and every long set; a long set's from the fit on REALSumm
+and the other long sets (leave one set out). The cut-off is the one with the best mean of the
+two kinds' left-out κ (REALSumm's, and the mean of the long sets'). Each table stands beside
+the word share of the fact (at 0.3, and at its best cut-off on the same rows: optimistic) and,
+on REALSumm, the people's own agreement (first crowd vote against the second).
 
 **Summaries** (the same rows): the share of facts judged covered per summary against the
 people's share, Kendall τ-b per article across systems (mean over articles) and Pearson over
@@ -77,6 +82,8 @@ REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"
 RAGCHECKER = SHARED / "ragchecker" / "meta_eval_dev.jsonl.gz"
 OUT = (Path(__file__).resolve().parents[1] / "factgraph" / "_data" / "judges"
        / f"{DEFAULT_CALIBRATION}.json")
+LONG_ANSWERS = sorted((Path(__file__).resolve().parent / "data").glob(
+    "fact_labels_other_kinds*.jsonl"), key=lambda p: (len(p.name), p.name))  # sets 1 … 5
 FOLDS = 5
 SEED = 0
 L2 = 1.0
@@ -87,6 +94,15 @@ UNIT = "statements"  # the evidence judge's default reference_facts
 def realsumm_rows(path: Path) -> list[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def long_answer_rows(path: Path) -> list[dict[str, Any]]:
+    """A hand-labelled long-answer set in the fact-labels format, each ``doc`` named with its set
+    (``set 2: med-asthma``)."""
+    name = f"set {path.stem.removeprefix('fact_labels_other_kinds').lstrip('_') or '1'}"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    return [{**row, "doc": f"{name}: {row['doc']}"} for row in rows]
 
 
 def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = None
@@ -121,23 +137,111 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
             y.append(int(scu["present"]))
             doc.append(row["doc"])
             summary.append(k)
-            votes.append(scu["votes"][:2])
+            votes.append(scu.get("votes", [scu["present"]] * 2)[:2])  # one label: no votes
             word.append(content_word_recall(scu["text"], row["summary"]) or 0.0)
     return {"x": np.array(x), "y": np.array(y), "doc": np.array(doc),
             "summary": np.array(summary), "votes": np.array(votes), "word": np.array(word),
             "conflict": np.array(conflict, dtype=bool)}
 
 
-def left_out_probabilities(d: dict[str, np.ndarray]) -> np.ndarray:
-    """Each fact's P from the fold that left its article out."""
+def long_answer_features() -> dict[str, dict[str, np.ndarray]]:
+    """The features of each long-answer set (:data:`LONG_ANSWERS`), by set name."""
+    return {(rows := long_answer_rows(path))[0]["doc"].split(":")[0]: realsumm_features(rows)
+            for path in LONG_ANSWERS}
+
+
+def _kind_weight(d: dict[str, np.ndarray], long: dict[str, dict[str, np.ndarray]]) -> float:
+    """The weight of a long answer's row: the two kinds weigh alike in the fit."""
+    n_long = sum(len(x["y"]) for x in long.values())
+    return len(d["y"]) / n_long if n_long else 0.0
+
+
+def _fit(parts: Sequence[tuple[dict[str, np.ndarray], np.ndarray | None, float]]
+         ) -> tuple[np.ndarray, float]:
+    """The logistic fit on the rows ``mask`` of each data set, each row weighed ``weight``."""
+    x = np.vstack([d["x"] if m is None else d["x"][m] for d, m, _ in parts])
+    y = np.concatenate([d["y"] if m is None else d["y"][m] for d, m, _ in parts])
+    sw = np.concatenate([np.full(len(d["y"]) if m is None else int(m.sum()), w)
+                         for d, m, w in parts])
+    return fit_logistic(x, y, L2, sw)
+
+
+def _p(w: np.ndarray, b: float, x: np.ndarray) -> np.ndarray:
+    return np.asarray(1 / (1 + np.exp(-(x @ w + b))))
+
+
+def left_out_probabilities(d: dict[str, np.ndarray],
+                           long: dict[str, dict[str, np.ndarray]] | None = None) -> np.ndarray:
+    """Each REALSumm fact's P from the fold that left its article out (fitted on the other
+    articles and, weighed as :func:`_kind_weight`, every long-answer set of ``long``)."""
+    long = long or {}
+    weight = _kind_weight(d, long)
     docs = np.unique(d["doc"])
     np.random.default_rng(SEED).shuffle(docs)
     p = np.zeros(len(d["y"]))
     for fold in np.array_split(docs, FOLDS):
         test = np.isin(d["doc"], fold)
-        w, b = fit_logistic(d["x"][~test], d["y"][~test], L2)
-        p[test] = 1 / (1 + np.exp(-(d["x"][test] @ w + b)))
+        w, b = _fit([(d, ~test, 1.0), *((x, None, weight) for x in long.values())])
+        p[test] = _p(w, b, d["x"][test])
     return p
+
+
+def long_left_out_probabilities(d: dict[str, np.ndarray],
+                                long: dict[str, dict[str, np.ndarray]]
+                                ) -> dict[str, np.ndarray]:
+    """Each long-answer set's P from the fit on REALSumm and the other long sets (leave one
+    set out)."""
+    weight = _kind_weight(d, long)
+    out = {}
+    for name, x in long.items():
+        w, b = _fit([(d, None, 1.0), *((o, None, weight) for k, o in long.items()
+                                       if k != name)])
+        out[name] = _p(w, b, x["x"])
+    return out
+
+
+def _kappa(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> float:
+    y = d["y"].astype(bool)
+    return per_fact_statistics(y.tolist(), (p >= cutoff).tolist())["kappa"] or 0.0
+
+
+def kinds_alike_cutoff(d: dict[str, np.ndarray], p: np.ndarray,
+                       long: dict[str, dict[str, np.ndarray]],
+                       long_p: dict[str, np.ndarray]) -> float:
+    """The cut-off (0.3 … 0.7) with the best mean of the two kinds' left-out κ: REALSumm's, and
+    the mean over the long-answer sets (REALSumm's alone where there are none)."""
+    cutoffs = [round(0.3 + 0.05 * k, 2) for k in range(9)]
+
+    def score(c: float) -> float:
+        if not long:
+            return _kappa(d, p, c)
+        return (_kappa(d, p, c) + float(np.mean([_kappa(long[k], long_p[k], c)
+                                                 for k in long]))) / 2
+
+    return max(cutoffs, key=score)
+
+
+def long_answer_table(long: dict[str, dict[str, np.ndarray]], long_p: dict[str, np.ndarray],
+                      cutoff: float) -> list[dict[str, Any]]:
+    """Per long-answer set, left out: the judge's κ, precision and recall of "missing" (a fact
+    shown contradicted is not present), beside the word share at 0.3 and at its best cut-off on
+    the set (optimistic)."""
+    rows = []
+    for name, x in long.items():
+        present = x["y"].astype(bool).tolist()
+        best, _ = best_cutoff(present, x["word"].tolist(), CANDIDATE_CUTOFFS)
+        row: dict[str, Any] = {"set": name, "facts": len(present)}
+        for label, covered in (("judge", (long_p[name] >= cutoff) & ~x["conflict"]),
+                               ("word share ≥ 0.3", x["word"] >= 0.3),
+                               ("word share, best cut-off (optimistic)", x["word"] >= best)):
+            stats = per_fact_statistics(present, covered.tolist())
+            row[f"{label} κ"] = stats["kappa"]
+            if label == "judge":
+                row["missing_precision"] = stats["precision_missing"]
+                row["missing_recall"] = stats["recall_missing"]
+        row["optimistic cut-off"] = best
+        rows.append(row)
+    return rows
 
 
 def fact_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> list[dict[str, Any]]:
@@ -523,21 +627,32 @@ def wikicontradict_detection() -> dict[str, Any] | None:
     return {"pairs": len(rows), "detected": hit, "control_self_flagged": control}
 
 
-def fit(d: dict[str, np.ndarray], p: np.ndarray | None = None) -> Calibration:
-    """The shipped calibration: weights fitted on every dev fact, the cut-off with the best κ
-    over the left-out probabilities ``p`` (computed here when not given)."""
-    p = left_out_probabilities(d) if p is None else p
-    cutoffs = [round(0.3 + 0.05 * k, 2) for k in range(9)]  # 0.3 … 0.7
-    cutoff, _ = best_cutoff(d["y"].astype(bool).tolist(), p.tolist(), cutoffs)
-    w, b = fit_logistic(d["x"], d["y"], L2)
-    card = {"fitted_on": "REALSumm dev (50 articles, 12,471 SCUs)",
-            "left_out": {"folds": FOLDS, "by": "article", "seed": SEED,
-                         "facts": fact_table(d, p, cutoff),
-                         "summaries": summary_table(d, p, cutoff)}}
+def fit(d: dict[str, np.ndarray], long: dict[str, dict[str, np.ndarray]] | None = None,
+        p: np.ndarray | None = None, long_p: dict[str, np.ndarray] | None = None
+        ) -> Calibration:
+    """The shipped calibration: weights fitted on every dev fact of both kinds (REALSumm and the
+    long-answer sets ``long``, weighed alike), the cut-off with the best mean left-out κ of the
+    two kinds (:func:`kinds_alike_cutoff`) over the left-out probabilities ``p`` and ``long_p``
+    (computed here when not given)."""
+    long = long or {}
+    p = left_out_probabilities(d, long) if p is None else p
+    long_p = long_left_out_probabilities(d, long) if long_p is None else long_p
+    cutoff = kinds_alike_cutoff(d, p, long, long_p)
+    w, b = _fit([(d, None, 1.0), *((x, None, _kind_weight(d, long)) for x in long.values())])
+    n_long = sum(len(x["y"]) for x in long.values())
+    card = {"fitted_on": f"REALSumm dev (50 articles, {len(d['y']):,} SCUs) and "
+                         f"{len(long)} hand-labelled long-answer sets ({n_long:,} facts), the "
+                         "two kinds weighed alike",
+            "left_out": {"folds": FOLDS, "by": "article (REALSumm); set (long answers)",
+                         "seed": SEED, "facts": fact_table(d, p, cutoff),
+                         "summaries": summary_table(d, p, cutoff),
+                         "long_answers": long_answer_table(long, long_p, cutoff)}}
     return Calibration(name=DEFAULT_CALIBRATION, features=FEATURES[:-1],
                        weights=tuple(round(float(v), 6) for v in w),
                        intercept=round(b, 6), cutoff=cutoff,
-                       fitted_on="REALSumm dev: present / not-present SCU labels",
+                       fitted_on="REALSumm dev (people's present / not-present SCU labels) and "
+                                 "hand-labelled facts of long answers of other kinds, weighed "
+                                 "alike",
                        card=card)
 
 
@@ -581,9 +696,11 @@ def main(argv: list[str] | None = None) -> int:
         _print_table("Facts, with the MiniLM similarity as a feature (left-out folds)",
                      fact_table(with_sim, left_out_probabilities(with_sim), 0.5)[:1])
     d = realsumm_features(rows)
-    p = left_out_probabilities(d)  # once: the fit's cut-off and the tables read it
+    long = long_answer_features() if args.articles is None else {}
+    p = left_out_probabilities(d, long)  # once: the fit's cut-off and the tables read it
+    long_p = long_left_out_probabilities(d, long)
     if args.fit:
-        cal = fit(d, p)
+        cal = fit(d, long, p, long_p)
         OUT.parent.mkdir(parents=True, exist_ok=True)
         shipped = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
         data = cal.to_json()
@@ -594,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     cal = load_calibration.__wrapped__(DEFAULT_CALIBRATION) if args.fit else load_calibration()
     _print_table("Facts: REALSumm dev, left-out folds by article", fact_table(d, p, cal.cutoff))
     _print_table("Summaries: REALSumm dev, left-out folds", summary_table(d, p, cal.cutoff))
+    if long:
+        _print_table("Facts of long answers of other kinds: each set left out",
+                     long_answer_table(long, long_p, cal.cutoff))
     if not args.skip_pairwise and RAGCHECKER.exists():
         _print_table("Long answers: RAGChecker dev (x100 below: Pearson, Spearman), fitted on "
                      "REALSumm only", pairwise_table(cal))

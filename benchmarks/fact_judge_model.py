@@ -29,16 +29,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benchmarks.fact_judge import OUT, RAGCHECKER, REALSUMM, realsumm_rows
+from benchmarks.fact_judge import RAGCHECKER, REALSUMM, realsumm_rows
 from factgraph.evaluation.fact_agreement import best_cutoff, per_fact_statistics
 from factgraph.evaluation.pairwise import content_word_recall
 from factgraph.methods.e2e.evidence import model_evidence
 from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import (
+    CASCADE_CALIBRATION,
     Calibration,
     ModelCombination,
     fit_logistic,
@@ -55,6 +57,9 @@ from factgraph.stages.fact_evidence import (
 from factgraph.stages.text_units import split_sentences
 
 BANDS = [(lo, hi) for lo in (0.1, 0.15, 0.2, 0.25, 0.3) for hi in (0.6, 0.65, 0.7, 0.75, 0.8)]
+# the cheap calibration the combination is fitted on, where it is written (the cascade reads it)
+OUT = Path(__file__).resolve().parents[1] / "factgraph" / "_data" / "judges" / \
+    f"{CASCADE_CALIBRATION}.json"
 MAX_ASKED = 0.5  # the bar: at most half of the facts go to the model
 EVIDENCE_SENTENCES = 3  # the judge's default
 
@@ -117,7 +122,8 @@ def long_answer_cheap_p() -> np.ndarray:
     for inst in load_pairwise(RAGCHECKER):
         for answer in (inst.model1, inst.model2):
             graph = factgraph.evaluate("", answer.response, [inst.gt_answer or ""],
-                                       judge="e2e-evidence").graph
+                                       judge="e2e-evidence", calibration=CASCADE_CALIBRATION,
+                                       coverage_cutoff=0.45).graph
             covered = {r.dst for r in graph.relations if r.label.value == "entails"}
             out.extend(s.metadata["p_covered"] for s in graph.statements
                        if s.origin.value != "response" and "contradicted" not in s.metadata
@@ -208,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     backends = Backends.from_specs(model=args.model,
                                    cache=False if args.no_cache else args.cache or True)
     session = ModelSession(text=backends.text)
-    calibration = load_calibration()
+    calibration = load_calibration(CASCADE_CALIBRATION)
     d = sample_facts(calibration, args.articles, session, summaries=args.summaries)
     rows = table(d, calibration.cutoff, long_answer_cheap_p())
     print(f"\nFacts: REALSumm dev, first {args.articles} articles ({len(d['y'])} facts), "

@@ -68,5 +68,5 @@ def test_auto_records_the_judge_it_ran_not_its_own_options() -> None:
     p = ev.parameters
     assert p["judge"] == "e2e-evidence" and p["coverage_judge"] == "evidence"
     assert "long_form_min_words" not in p
-    assert p["calibration"]["name"] == "evidence-v2"  # the judge's own record wins
+    assert p["calibration"]["name"] == "evidence-v3"  # the judge's own record wins
     assert p["method"] == "e2e" and set(p["models"]) == {"text", "nli", "embeddings"}

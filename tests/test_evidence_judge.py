@@ -65,7 +65,7 @@ def test_given_facts_are_covered_missing_or_contradicted_with_their_sentence() -
     assert covered.metadata["evidence"]["p_stated"] == covered.probability >= 0.5
     # a contradicted fact is never covered and counts 0 in the expected coverage
     assert 0.0 < ev.scores["expected_coverage"] < 0.5
-    assert ev.parameters["calibration"]["name"] == "evidence-v2"
+    assert ev.parameters["calibration"]["name"] == "evidence-v3"
 
 
 def test_a_missing_fact_names_its_nearest_sentence_only_where_one_shares_its_words() -> None:
@@ -446,9 +446,10 @@ def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts(
     import dataclasses
 
     from factgraph.methods.e2e import evidence as judge
-    from factgraph.stages.fact_calibration import load_calibration
+    from factgraph.stages.fact_calibration import CASCADE_CALIBRATION, load_calibration
 
-    shipped = load_calibration()
+    # the calibration the cascade reads (its band was fitted on that one's P)
+    shipped = load_calibration(CASCADE_CALIBRATION)
     monkeypatch.setattr(judge, "load_calibration",
                         lambda name: dataclasses.replace(shipped, model=None))
     text, asked = _nli_script(no_for="Storms")
@@ -459,7 +460,8 @@ def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts(
               "twice in winter.")
     inp = EvaluationInput(id="x", query="q", response=answer,
                           facts=facts)  # type: ignore[arg-type]
-    options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True)
+    options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True,
+                                       calibration=CASCADE_CALIBRATION, coverage_cutoff=0.45)
     ev = run_e2e(inp, ModelSession(text=text), options)
     assert asked == [facts[1]]
     assert ev.metadata["counts"]["evidence.model"] == 1
@@ -481,14 +483,19 @@ def test_the_judges_cut_off_is_the_shipped_calibrations() -> None:
     """The option's default and the cut-off chosen in the left-out folds (shipped with the
     calibration) cannot drift apart unnoticed."""
     from factgraph.methods.e2e.kind_specs import EvidenceJudge
+    from factgraph.methods.judges import get_judge
     from factgraph.stages.fact_calibration import load_calibration
 
     judge = EvidenceJudge()
     shipped = load_calibration(judge.calibration)
     assert judge.coverage_cutoff == shipped.cutoff
-    # the model band the combination was fitted for is the options' default band
-    assert shipped.model is not None
-    assert (judge.evidence_band_low, judge.evidence_band_high) == shipped.model.band
+    # the cascade reads the calibration its model combination was fitted on, at that one's
+    # cut-off, and the band the combination was fitted for is the options' default band
+    cascade = get_judge("e2e-evidence-cascade").options
+    fitted = load_calibration(cascade["calibration"])
+    assert cascade["coverage_cutoff"] == fitted.cutoff
+    assert fitted.model is not None
+    assert (judge.evidence_band_low, judge.evidence_band_high) == fitted.model.band
 
 
 def test_a_shipped_model_combination_joins_the_cheap_p_and_the_models_answer(
@@ -524,8 +531,11 @@ def test_a_shipped_model_combination_joins_the_cheap_p_and_the_models_answer(
 
 
 def test_a_statement_stated_in_part_counts_in_part_in_expected_coverage() -> None:
-    reference = ("The reactor had a positive void coefficient, which made it unstable at low "
-                 "power. The plant stood near the town of Pripyat.")
+    # a statement whose unstated clause says more than its stated one: its own P falls under
+    # the mean of its clauses' P
+    reference = ("The reactor had a positive void coefficient, which made it dangerously "
+                 "unstable whenever operators ran it at low power during the night-shift safety "
+                 "test. The plant stood near the town of Pripyat.")
     answer = "The reactor had a positive void coefficient."
     whole = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence")
     off = factgraph.evaluate("q", answer, [reference], judge="e2e-evidence",
@@ -538,7 +548,8 @@ def test_a_statement_stated_in_part_counts_in_part_in_expected_coverage() -> Non
     # each clause with its own P, the stated one high and the other low; the fact counts
     # at least their mean, and S (the count over the graph) does not move
     assert [c["text"] for c in record["clauses"]] == [
-        "The reactor had a positive void coefficient", "which made it unstable at low power."]
+        "The reactor had a positive void coefficient", "which made it dangerously unstable "
+        "whenever operators ran it at low power during the night-shift safety test."]
     p_stated, p_other = (c["p_stated"] for c in record["clauses"])
     assert p_stated > 0.8 > 0.3 > p_other
     assert record["p_clauses"] == pytest.approx((p_stated + p_other) / 2, abs=1e-6)

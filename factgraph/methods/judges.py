@@ -135,13 +135,16 @@ BUILTIN_JUDGES: tuple[NamedJudge, ...] = (
         needs_model=False, inputs="long-form",
         description="No model, no embedder: each fact (given, or the reference's clauses) gets "
                     "a calibrated P(stated) from its words, phrases, numbers and names in its "
-                    "best-aligned response sentence (fitted on REALSumm's fact labels); a fact "
-                    "that sentence states otherwise (number, date, negation, antonym, name) is "
-                    "contradicted. Answers rank by expected coverage.",
+                    "best-aligned response sentence (fitted on fact labels of news summaries "
+                    "and of long answers, weighed alike); a fact that sentence states otherwise "
+                    "(number, date, negation, antonym, name) is contradicted. Answers rank by "
+                    "expected coverage.",
         cards=("long-form/e2e-evidence.json", "facts/e2e-evidence.json")),
     NamedJudge(
         name="e2e-evidence-cascade", method="e2e",
-        options={"coverage_judge": "evidence", "evidence_model_check": True},
+        # the calibration and cut-off its model combination was fitted with
+        options={"coverage_judge": "evidence", "evidence_model_check": True,
+                 "calibration": "evidence-v2", "coverage_cutoff": 0.45},
         inputs="long-form",
         description="The evidence judge, and for the facts its cheap evidence leaves undecided "
                     "one yes / no / unknown token of the text model on the nearest sentences, "

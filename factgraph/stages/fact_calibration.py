@@ -2,11 +2,15 @@
 
 A logistic model over the features of ``factgraph.stages.fact_evidence``
 (:data:`~factgraph.stages.fact_evidence.FEATURES`):
-``P(stated) = 1 / (1 + exp(-(b + Σ_j w_j x_j)))``. Its weights were fitted on people's
-fact-level present / not-present labels (REALSumm's dev part, Bhandari et al. 2020) by
-``python -m benchmarks.fact_judge --fit`` and ship with the package as data
+``P(stated) = 1 / (1 + exp(-(b + Σ_j w_j x_j)))``. Its weights were fitted by
+``python -m benchmarks.fact_judge --fit`` on fact-level present / not-present labels of two
+kinds of text, weighed alike: people's labels of news summaries (REALSumm's dev part, Bhandari
+et al. 2020) and hand labels of long answers of other kinds (``benchmarks/data/
+fact_labels_other_kinds*.jsonl``); they ship with the package as data
 (``factgraph/_data/judges/<name>.json``: the features, weights, cut-off, what it was fitted on
-and its cross-validated agreement), read here with numpy alone.
+and its agreement with each data set left out), read here with numpy alone. ``evidence-v2``,
+fitted on REALSumm alone, stays shipped: the cascade's combination with a text model was
+fitted on its P (:data:`CASCADE_CALIBRATION`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ import numpy as np
 
 from factgraph.errors import UserInputError
 
-DEFAULT_CALIBRATION = "evidence-v2"
+DEFAULT_CALIBRATION = "evidence-v3"
+# the calibration the text model's combination (``Calibration.model``) was fitted on: the
+# cascade reads it until the combination is fitted again with the model
+CASCADE_CALIBRATION = "evidence-v2"
 
 
 def logit(p: np.ndarray | float, eps: float = 1e-4) -> np.ndarray:
@@ -108,20 +115,24 @@ def load_calibration(name: str = DEFAULT_CALIBRATION) -> Calibration:
                        model=None if model is None else ModelCombination.from_json(model))
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0,
+                 sample_weight: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Weights and intercept maximising the L2-penalised log-likelihood (the intercept is not
-    penalised): ``Σ_i y_i log p_i + (1 − y_i) log(1 − p_i) − l2/2 ‖w‖²`` (L-BFGS)."""
+    penalised): ``Σ_i s_i [y_i log p_i + (1 − y_i) log(1 − p_i)] − l2/2 ‖w‖²`` (L-BFGS), each
+    row weighed by ``sample_weight`` ``s_i`` (1 where not given)."""
     from scipy.optimize import minimize
 
     xb = np.hstack([np.asarray(x, dtype=float), np.ones((len(x), 1))])
     yv = np.asarray(y, dtype=float)
+    sw = np.ones(len(yv)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         z = xb @ w
         # log(1 + e^z) computed stably
-        nll = float(np.sum(np.logaddexp(0.0, z) - yv * z)) + 0.5 * l2 * float(w[:-1] @ w[:-1])
+        nll = float(np.sum(sw * (np.logaddexp(0.0, z) - yv * z))) + \
+            0.5 * l2 * float(w[:-1] @ w[:-1])
         p = 1.0 / (1.0 + np.exp(-z))
-        grad = xb.T @ (p - yv)
+        grad = xb.T @ (sw * (p - yv))
         grad[:-1] += l2 * w[:-1]
         return nll, grad
 

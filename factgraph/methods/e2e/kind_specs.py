@@ -27,7 +27,7 @@ from factgraph.plugins import lazy_callable
 
 # the evidence judge's calibration shipped under factgraph/_data/judges/ (the default of
 # factgraph.stages.fact_calibration.load_calibration; a test holds the two equal)
-CALIBRATION = "evidence-v2"
+CALIBRATION = "evidence-v3"
 # the per-fact and answers judges share one run
 _FACT_QUESTIONS = "factgraph.methods.e2e.fact_questions:run_fact_questions"
 
@@ -112,7 +112,7 @@ class EvidenceJudge(JudgeOptions):
     """Calibrated per-fact evidence and the contradiction check; no model."""
 
     coverage_judge: Literal["evidence"] = "evidence"
-    coverage_cutoff: float = cutoff_field(0.45)
+    coverage_cutoff: float = cutoff_field(0.5)
     calibration: str = Field(
         CALIBRATION, description="E2E evidence: the calibrated model (shipped under "
                                          "factgraph/_data/judges/) that turns evidence into "
