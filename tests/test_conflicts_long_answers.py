@@ -282,3 +282,36 @@ def test_sets_4_and_5_faithful_sentences_are_no_contradiction(fact: str, said: s
 def test_sets_4_and_5_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
     found = _conflict(fact, [said])
     assert found is not None and found[1].slot == slot, found
+
+
+# set 6 (measured once as written, held out from the calibration): three false alarms ruled
+@pytest.mark.parametrize(("fact", "said"), [
+    # the fact gives one value in two units; the sentence states it in one of them
+    ("The ChaCha20 cipher uses a secret key that is 256 bits, or 32 bytes, long.",
+     "It takes a 256-bit key and generates keystream in 64-byte blocks, which are simply XORed "
+     "with the data."),
+    # "sixteen 32-bit words": sixteen counts the words, it measures no bits
+    ("ChaCha20 operates on a 512-bit state arranged as a four-by-four matrix of sixteen 32-bit "
+     "words.", "It works on a 4x4 matrix of 32-bit words (512 bits of state) built from "
+     "constants, a 256-bit key, a counter and a nonce."),
+    # the head of a name "of" a name the sentence states
+    ("Joseph Petzval was born in 1807 in Szepesbéla in the Kingdom of Hungary, a town now "
+     "called Spišská Belá in Slovakia.", "József (Joseph) Petzval, born in 1807 in Szepesbéla, "
+     "Upper Hungary (now Spišská Belá, Slovakia), and by then teaching mathematics at the "
+     "University of Vienna, worked out the design in 1840."),
+])
+def test_set_6_faithful_sentences_are_no_contradiction(fact: str, said: str) -> None:
+    assert _conflict(fact, [said]) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    ("ChaCha20 uses a secret key that is 256 bits long.",
+     "ChaCha20 uses a secret key that is 128 bits long.", "number"),
+    ("The cipher arranges its state as sixteen 32-bit words.",
+     "The cipher arranges its state as sixteen 64-bit words.", "number"),
+    ("The University of Oslo was founded in 1811 in the Kingdom of Norway.",
+     "The University of Bergen was founded in 1811 in the Kingdom of Norway.", "name"),
+])
+def test_set_6_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
+    found = _conflict(fact, [said])
+    assert found is not None and found[1].slot == slot, found

@@ -242,7 +242,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # Maternity Pay (SMP)" / "SMP runs for up to 39 weeks")
     by_initials = {w.lower() for m in _NAME_RUN.finditer(fact) for w in m.group(0).split()
                    if _defined_initials(m, fact, sentence)}
+    # the head of a name "of" another name the sentence states: "the Kingdom of Hungary" is
+    # stated by "Upper Hungary"
+    by_head = {m.group(1).lower() for m in re.finditer(
+        r"\b([A-Z]\w+)\s+of\s+(?:the\s+)?([A-Z]\w+)", fact)
+        if stated(m.group(2).lower(), sentence_lower)}
     here = [n for n in fact_names if not stated(n, sentence_lower) and n not in by_initials
+            and n not in by_head
             and not any((min(len(n), len(m)) >= 4 and _one_edit(n, m)) or short_form(m, n)
                         for m in sentence_names)]
     if not here:

@@ -77,7 +77,7 @@ def _next_word(toks: list[str], i: int) -> str | None:
     if toks[i + 1: i + 2] and toks[i + 1] in _ONE_LETTER_UNITS:
         return toks[i + 1]
     for t in toks[i + 1: i + 3]:
-        if t in FUNCTION_WORDS:
+        if t in FUNCTION_WORDS or t[:1].isdigit():  # "sixteen 32-bit words": 16 is no bit
             return None
         if t.isalpha() and len(t) >= 2:
             return t
@@ -642,6 +642,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if _designation_left_out(n, fact, sentence) or _year_counted_from(n, sentence) or \
                 _remainder_of(n, unit, fact, sentence, sent_slots):
             continue
+        if unit and any(x != n and _same_quantity(n, unit, x, u) and x in sentence_numbers
+                        for x, u in fact_slots):
+            continue  # "256 bits, or 32 bytes": the sentence gives it in the other unit
         if any(_same_quantity(n, unit, m, unit_m) or _round_agrees(n, unit, m, unit_m, hedged)
                for m, unit_m in others):
             # the sentence states the fact's value ("2 hours" / "120 minutes", "about 50
