@@ -47,16 +47,16 @@ SETS = {"1": "fact_labels_other_kinds", **{str(k): f"fact_labels_other_kinds_{k}
 def judge_set(stem: str) -> dict[str, Any]:
     """The judge's verdicts on one set against its labels (module docstring)."""
     import factgraph
+    from factgraph.evaluation.fact_agreement import best_cutoff, per_fact_statistics
     from factgraph.evaluation.facts_report import CANDIDATE_CUTOFFS, WORDS_CUTOFF
     from factgraph.evaluation.pairwise import content_word_recall
-    from factgraph.metrics.agreement import cohen_kappa
 
     rows = [json.loads(line) for line in (DATA / f"{stem}.jsonl").read_text(
         encoding="utf-8").splitlines() if line.strip()]
     wrong = {(c["doc"], c["system"], c["id"]) for c in json.loads(
         (DATA / f"{stem}.contradicted.json").read_text(encoding="utf-8"))}
-    truth: list[str] = []
-    judged: list[str] = []
+    truth: list[bool] = []  # present
+    judged: list[bool] = []  # judged present: covered, not shown contradicted
     shares: list[float] = []
     caught = still_covered = alarms = answers_alarmed = clean_answers = 0
     for row in rows:
@@ -72,8 +72,8 @@ def judge_set(stem: str) -> dict[str, Any]:
         for node, scu in zip(given, row["scus"], strict=True):
             shown_wrong = node.id in contradicted
             covered = label[node.id] == "covered" and not shown_wrong
-            truth.append("present" if scu["present"] else "missing")
-            judged.append("present" if covered else "missing")
+            truth.append(bool(scu["present"]))
+            judged.append(covered)
             shares.append(content_word_recall(scu["text"], row["summary"]) or 0.0)
             if (row["doc"], row["system"], scu["id"]) in wrong:
                 caught += shown_wrong
@@ -85,20 +85,18 @@ def judge_set(stem: str) -> dict[str, Any]:
             clean_answers += 1
             answers_alarmed += alarmed
 
-    def agreement(pred: list[str]) -> tuple[float, float, float]:
-        tp = sum(p == t == "missing" for p, t in zip(pred, truth, strict=True))
-        said = sum(p == "missing" for p in pred)
-        real = sum(t == "missing" for t in truth)
-        return (cohen_kappa(truth, pred) or 0.0, tp / said if said else 0.0,
-                tp / real if real else 0.0)
+    def agreement(pred: list[bool]) -> tuple[float, float, float]:
+        """κ, precision and recall of "missing", as `factgraph meta-eval facts` computes them."""
+        stats = per_fact_statistics(truth, pred)
+        return (stats["kappa"] or 0.0, stats["precision_missing"] or 0.0,
+                stats["recall_missing"] or 0.0)
 
     # the word share as `factgraph meta-eval facts` reads it, at its cut-off and at its best
-    by_cutoff = {c: agreement(["present" if s >= c else "missing" for s in shares])
-                 for c in CANDIDATE_CUTOFFS}
-    best = max(CANDIDATE_CUTOFFS, key=lambda c: by_cutoff[c][0])
+    best, _ = best_cutoff(truth, shares, CANDIDATE_CUTOFFS)
     return {"facts": len(truth), "answers": len(rows), "judge": agreement(judged),
-            f"word share ≥ {WORDS_CUTOFF}": by_cutoff[WORDS_CUTOFF],
-            f"word share ≥ {best} (optimistic)": by_cutoff[best], "wrong": len(wrong),
+            f"word share ≥ {WORDS_CUTOFF}": agreement([s >= WORDS_CUTOFF for s in shares]),
+            f"word share ≥ {best} (optimistic)": agreement([s >= best for s in shares]),
+            "wrong": len(wrong),
             "caught": caught, "still_covered": still_covered, "alarms": alarms,
             "answers_alarmed": answers_alarmed, "clean_answers": clean_answers}
 

@@ -261,8 +261,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # another name of the same one: a birth or former name ("Born Augusta Ada Byron, she …"),
     # or a peer's title where the fact names the person ("Lady Byron" / "Annabella Milbanke");
     # or a name of another case (:data:`_ALTERNATIVE`)
-    aliases = _aliases(sentence, fact) | {w.lower() for alt in _ALTERNATIVE.findall(sentence)
-                                          for w in re.findall(r"\w+", alt)}
+    aliases = _aliases(sentence, fact)
     others = [m for m in others if m not in aliases]
     if not others:
         return None
@@ -341,12 +340,14 @@ _PEERAGE = re.compile(r"\b(?:Lord|Lady|Baron|Baroness|Count|Countess|Duke|Duches
 
 def _aliases(sentence: str, fact: str) -> set[str]:
     """The lower-case words of the names ``sentence`` gives as another name of whom it speaks
-    (:data:`_ALIAS`), and of a peer's title where ``fact`` gives no such title
-    (:data:`_PEERAGE`)."""
+    (:data:`_ALIAS`), of a peer's title where ``fact`` gives no such title
+    (:data:`_PEERAGE`), and of a bracketed alternative (:data:`_ALTERNATIVE`)."""
     runs = [m.group(1) for m in _ALIAS.finditer(sentence)]
     if not _PEERAGE.search(fact):
         runs += [m.group(1) for m in _PEERAGE.finditer(sentence)]
-    return {w.lower().removesuffix("'s").removesuffix("’s") for run in runs for w in run.split()}
+    return {w.lower().removesuffix("'s").removesuffix("’s") for run in runs for w in run.split()
+            } | {w.lower() for alt in _ALTERNATIVE.findall(sentence)
+                 for w in re.findall(r"\w+", alt)}
 
 
 # a run of capitalised words, with the particles of a name inside it ("Guido van Rossum")

@@ -645,15 +645,16 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if unit and any(x != n and _same_quantity(n, unit, x, u) and x in sentence_numbers
                         for x, u in fact_slots):
             continue  # "256 bits, or 32 bytes": the sentence gives it in the other unit
-        if any(_same_quantity(n, unit, m, unit_m) or _round_agrees(n, unit, m, unit_m, hedged)
-               for m, unit_m in others):
+        # each other number against this one, read once: one quantity, another, or neither
+        compared = [(m, unit_m, _same_quantity(n, unit, m, unit_m)) for m, unit_m in others]
+        if any(same or _round_agrees(n, unit, m, unit_m, hedged)
+               for m, unit_m, same in compared):
             # the sentence states the fact's value ("2 hours" / "120 minutes", "about 50
             # people" / "52 people"): its other numbers are of other slots ("about 69% of
             # fresh water is frozen" / "97 percent of water is salty, and just over two-thirds
             # of the fresh is frozen")
             continue
-        for m, unit_m in others:
-            same_quantity = _same_quantity(n, unit, m, unit_m)
+        for m, unit_m, same_quantity in compared:
             if fact_per.get(n, "") != sentence_per.get(m, "") and n in fact_per and \
                     m in sentence_per:
                 continue  # rates per other units ("11 × 10^9 per litre" / "11,000 per µl")
