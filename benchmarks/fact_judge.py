@@ -82,7 +82,8 @@ REALSUMM = SHARED / "realsumm" / "scu_presence_dev.jsonl.gz"
 RAGCHECKER = SHARED / "ragchecker" / "meta_eval_dev.jsonl.gz"
 OUT = (Path(__file__).resolve().parents[1] / "factgraph" / "_data" / "judges"
        / f"{DEFAULT_CALIBRATION}.json")
-# the long-answer sets the calibration is fitted on (1 … 5); set 6 stays out of the fit, held out
+# the long-answer sets the calibration is fitted on (1 … 5); sets 6 and 7 stay out of the fit,
+# held out
 LONG_ANSWERS = [Path(__file__).resolve().parent / "data" / f"fact_labels_other_kinds{s}.jsonl"
                 for s in ("", "_2", "_3", "_4", "_5")]
 FOLDS = 5

@@ -109,7 +109,8 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
             "word": np.array(word)}
 
 
-def long_answer_cheap_p() -> np.ndarray:
+def long_answer_cheap_p(calibration: str = CASCADE_CALIBRATION, cutoff: float = 0.45
+                        ) -> np.ndarray:
     """The cheap P of each reference statement of RAGChecker's dev answers that the judge may
     ask the model about (aligned to a sentence, no cheap conflict): what share of a long
     answer's facts a band sends to the model. Empty without the data."""
@@ -122,8 +123,8 @@ def long_answer_cheap_p() -> np.ndarray:
     for inst in load_pairwise(RAGCHECKER):
         for answer in (inst.model1, inst.model2):
             graph = factgraph.evaluate("", answer.response, [inst.gt_answer or ""],
-                                       judge="e2e-evidence", calibration=CASCADE_CALIBRATION,
-                                       coverage_cutoff=0.45).graph
+                                       judge="e2e-evidence", calibration=calibration,
+                                       coverage_cutoff=cutoff).graph
             covered = {r.dst for r in graph.relations if r.label.value == "entails"}
             out.extend(s.metadata["p_covered"] for s in graph.statements
                        if s.origin.value != "response" and "contradicted" not in s.metadata
@@ -199,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=None, help="call cache file (default: factgraph's)")
     ap.add_argument("--no-cache", action="store_true", help="ask the model every time")
     ap.add_argument("--fit", action="store_true", help=f"write the combination into {OUT}")
+    ap.add_argument("--calibration", default=CASCADE_CALIBRATION,
+                    help="the cheap calibration whose P the combination joins (default: the "
+                         "one the cascade reads); --fit writes into it")
     ap.add_argument("--model-label", default=None,
                     help="what the model is, as the calibration records it (default: the spec)")
     args = ap.parse_args(argv)
@@ -214,11 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     backends = Backends.from_specs(model=args.model,
                                    cache=False if args.no_cache else args.cache or True)
     session = ModelSession(text=backends.text)
-    calibration = load_calibration(CASCADE_CALIBRATION)
+    calibration = load_calibration(args.calibration)
     d = sample_facts(calibration, args.articles, session, summaries=args.summaries)
-    rows = table(d, calibration.cutoff, long_answer_cheap_p())
+    rows = table(d, calibration.cutoff, long_answer_cheap_p(args.calibration, calibration.cutoff))
     print(f"\nFacts: REALSumm dev, first {args.articles} articles ({len(d['y'])} facts), "
-          f"articles left out; model {args.model}")
+          f"articles left out; model {args.model}; cheap P of {args.calibration} (cut-off "
+          f"{calibration.cutoff})")
     print("| judge | asked | asked of long answers' facts | κ | precision of missing "
           "| recall of missing |")
     print("|---|---|---|---|---|---|")
@@ -239,10 +244,11 @@ def main(argv: list[str] | None = None) -> int:
             fitted_with=args.model_label or args.model.split("@")[0],
             card={"sample": f"REALSumm dev, first {args.articles} articles, "
                             f"{len(d['y'])} facts", "left_out": "by article", "rows": rows})
-        data = json.loads(OUT.read_text(encoding="utf-8"))
+        out = OUT.with_name(f"{args.calibration}.json")
+        data = json.loads(out.read_text(encoding="utf-8"))
         data["model"] = combination.to_json()
-        OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote the combination (band {band}) into {OUT}")
+        out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote the combination (band {band}) into {out}")
     return 0
 
 

@@ -39,7 +39,7 @@ def judge_pair(fact: str, said: str) -> dict[str, Any]:
     label = next(v.label for v in ev.verdicts if v.statement_id == fact_node.id)
     share = fact_evidence(fact, ResponseIndex.of([said])).sentence_share
     return {"fact": fact, "said": said, "contradicted": contradicted,
-            "covered": label == "covered", "p": float(ev.scores["expected_coverage"]),
+            "covered": label == "covered", "p": float(ev.scores["expected_coverage"] or 0.0),
             "word_share": share}
 
 

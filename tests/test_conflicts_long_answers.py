@@ -315,3 +315,94 @@ def test_set_6_faithful_sentences_are_no_contradiction(fact: str, said: str) -> 
 def test_set_6_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
     found = _conflict(fact, [said])
     assert found is not None and found[1].slot == slot, found
+
+
+# set 7 (measured once as written, held out from the calibration): false alarms ruled
+@pytest.mark.parametrize(("fact", "said"), [
+    # a word that prevents on one side: the other side's "can't" denies what is prevented,
+    # not the word both sides say ("inhibits")
+    ("Warfarin inhibits the enzyme vitamin K epoxide reductase (VKORC1), preventing the "
+     "recycling of vitamin K that is needed to activate clotting factors.",
+     "Warfarin is a vitamin K antagonist: it inhibits the enzyme vitamin K epoxide reductase, "
+     "so the body can't recycle the vitamin K it needs to switch on several clotting factors."),
+    # an "or" inside the negated word's object joins no second word to the negation
+    ("Underinsurance occurs when the sum insured is less than the full cost of rebuilding the "
+     "home or replacing its contents.",
+     "Underinsurance means your sum insured doesn't cover the full cost of rebuilding your "
+     "home or replacing its contents."),
+    # a clause read alone ("the insurer would pay £4,750") where the sentence states another
+    # value of the fact in that unit (£250): its other value (£150) is of another slot
+    ("On a £5,000 claim with a total excess of £250, the insurer would pay £4,750.",
+     "Bear in mind that for a small loss, e.g. a £150 broken window with a £250 excess, the "
+     "insurer won't pay a penny."),
+    # a title's other title after "or"
+    ("Frankenstein; or, The Modern Prometheus was first published anonymously in London on 1 "
+     "January 1818.",
+     "Mary Shelley began Frankenstein at 18, in June 1816, after Lord Byron proposed a "
+     "ghost-story contest at the Villa Diodati on Lake Geneva, and it was published "
+     "anonymously in London on 1 January 1818."),
+])
+def test_set_7_faithful_sentences_are_no_contradiction(fact: str, said: str) -> None:
+    assert _conflict(fact, [said]) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    ("Smoking is banned in bars.", "Smoking is not banned in bars.", "negation"),
+    ("Warfarin inhibits the enzyme vitamin K epoxide reductase.",
+     "Warfarin does not inhibit the enzyme vitamin K epoxide reductase.", "negation"),
+    ("He started and scored a goal in the final.",
+     "He did not start or score a goal in the final.", "negation"),
+    # the title changed, not its other title dropped
+    ("Frankenstein; or, The Modern Prometheus was first published by Lackington in London.",
+     "Dracula was first published by Lackington in London.", "name"),
+    # a clause read alone still meets another value where the sentence gives none of the
+    # fact's others in that unit
+    ("DOT 4 brake fluid must have a dry boiling point of at least 230 °C and a wet boiling "
+     "point of at least 155 °C.",
+     "DOT 4 must meet a minimum dry boiling point of 205 °C (401 °F) and a wet boiling point "
+     "of 140 °C (284 °F).", "number"),
+])
+def test_set_7_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
+    found = _conflict(fact, [said])
+    assert found is not None and found[1].slot == slot, found
+
+
+# a value in the fact's unit, where the answer never gives the fact's: the rest of the fact
+# may be said in other words (wrong facts of the labelled sets that the rules missed)
+@pytest.mark.parametrize(("fact", "said"), [
+    ("The written grounds of appeal must be submitted within two months of service of the "
+     "judgment.", "The written grounds are due within three months of service."),
+    ("The shower should not be used for at least 72 hours so that the cement grout can cure.",
+     "Wait 24 hours before using the shower; that is enough for the grout to cure."),
+    ("The kākāpō population had recovered to about 250 birds by 2022.",
+     "Today: the Department of Conservation's recovery programme, begun in 1989, has built the "
+     "population back to around 500 birds by 2022, all living on predator-free islands."),
+])
+def test_another_value_in_the_fact_s_unit_is_caught_through_a_paraphrase(fact: str,
+                                                                         said: str) -> None:
+    found = _conflict(fact, [said])
+    assert found is not None and found[1].slot == "number", found
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    # the fact's value stated elsewhere in the answer: the sentence's value is of another slot
+    ("The written grounds of appeal must be submitted within two months of service.",
+     ["The written grounds are due within three months of service at the latest.",
+      "In practice courts expect them within two months."]),
+    # two values in the unit: which one is the fact's slot is not known
+    ("Maternity leave can start at the earliest 11 weeks before the expected week of "
+     "childbirth.", ["You're entitled to up to 52 weeks' leave — 26 weeks' Ordinary and 26 "
+                     "weeks' Additional Maternity Leave — and SMP runs for up to 39 of those "
+                     "weeks."]),
+    # an ordinal is a point, not an amount in the unit
+    ("Charlie Austin scored 20 minutes later.",
+     ["Charlie Austin headed QPR's second goal of the game on the 35th minute."]),
+    # another value of the fact missing from the sentence: another case
+    ("Statutory notice from the employer is capped at 12 weeks, reached after 12 years of "
+     "service.", ["By law, an employer must give at least one week's notice to someone who has "
+                  "worked there between one month and two years, rising by a week per full "
+                  "year of service after that."]),
+])
+def test_a_paraphrase_with_another_value_needs_one_slot_for_it(fact: str,
+                                                                said: list[str]) -> None:
+    assert _conflict(fact, said) is None

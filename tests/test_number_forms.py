@@ -39,6 +39,8 @@ from factgraph.stages.quantities import equal_quantities, stated_quantities
     ("5.0%", "5%"),
     ("1,234.56", "1234.56"),
     ("27 , 000 times", "27000 times"),
+    ("a 3.2-million-year-old fossil", "a 3200000-year-old fossil"),
+    ("the 175-billion-parameter model", "the 175000000000-parameter model"),
 ])
 def test_a_spelling_reads_as_its_value(written: str, value: str) -> None:
     assert numbers_as_values(written) == value
@@ -46,6 +48,7 @@ def test_a_spelling_reads_as_its_value(written: str, value: str) -> None:
 
 @pytest.mark.parametrize("kept", [
     "In 2010, 500 people", "In 2016, 2017 and 2018", "May 12 300 people marched",
+    "the GPT-3 175 model", "an A4 210 mm sheet",
     "3.10", "1.0.2", "1,2,3", "a 60m sprint", "1.75m tall", "4K video",
 ])
 def test_what_is_no_spelling_of_one_number_stays(kept: str) -> None:

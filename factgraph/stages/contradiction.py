@@ -63,7 +63,11 @@ from factgraph.stages.conflicts.negation import (
     negation_conflict,
     title_opening,
 )
-from factgraph.stages.conflicts.numbers import number_conflict, stated_numbers
+from factgraph.stages.conflicts.numbers import (
+    number_conflict,
+    other_slot_stated,
+    stated_numbers,
+)
 from factgraph.stages.fact_evidence import ResponseIndex, stems
 from factgraph.stages.quantities import MEASURE_UNITS
 from factgraph.stages.text_units import FINITE_VERB, split_facts
@@ -270,6 +274,13 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
                                   sentence_words)
             if share < 1.0:
                 continue
+        # the sentence states another value of the fact in the clause's unit: its other
+        # values in that unit are of the fact's other slots ("On a £5,000 claim with a total
+        # excess of £250, the insurer would pay £4,750" / "a £150 broken window with a £250
+        # excess")
+        elif conflict.slot == "number" and other_slot_stated(fact, clause,
+                                                               index.sentences[aligned]):
+            continue
         return aligned, conflict
     return None
 

@@ -64,6 +64,9 @@ _GROUPED = re.compile(rf"(?<![\d.,])(\d{{1,3}})(?:((?:,\d{{3}})+)(?!\d|,\d)|"
 # a month before the first group makes "May 12 300 …" a date and a count, not 12,300
 _MONTH_BEFORE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
                            rf"{_SPACE}$", re.I)
+# a letter, or a letter and a hyphen, right before the first group makes it part of a name
+# ("GPT-3 175B", "A4 210 mm"), not the thousands of a number split by spaces
+_NAME_BEFORE = re.compile(r"[A-Za-z][-‐]?$")
 _ZERO_FRACTION = re.compile(r"(?<![\d.])(\d+)\.0+(?!\.?\d)")
 _NUMBER = r"\d+(?:\.\d+)?"
 _MAGNITUDE_WORD = "|".join(MAGNITUDES)
@@ -78,6 +81,10 @@ _RANGE_BEFORE_MAGNITUDE = re.compile(
 # a number and its magnitudes, one after the other ("two hundred thousand", "2.5 thousand
 # million")
 _SCALED = re.compile(rf"(?<![\d.,])({_NUMBER})((?: ?(?:{_MAGNITUDE_WORD})\b)+)", re.I)
+# a compound that writes the magnitude with a hyphen ("a 175-billion-parameter model", "a
+# 3.2-million-year-old fossil"): the same scaled number
+_HYPHEN_SCALED = re.compile(rf"(?<![\d.,-])({_NUMBER})-(hundred|thousand|million|billion|"
+                            r"trillion)\b", re.I)
 _NAMES = {"bn": "billion", "mn": "million", "mln": "million", "m": "million", "k": "thousand",
           "b": "billion"}
 # what ``numbers_as_values(..., mark_magnitudes=True)`` writes after a scaled value
@@ -350,6 +357,8 @@ def _value(number: str, factor: int) -> str:
 def _grouped(m: re.Match[str]) -> str:
     if m.group(3) and _MONTH_BEFORE.search(m.string[: m.start()]):
         return m.group(0)  # "May 12 300 …": a date, then a count
+    if m.group(3) and _NAME_BEFORE.search(m.string[: m.start()]):
+        return m.group(0)  # "GPT-3 175B": a name's number, then a count
     return m.group(1) + re.sub(r"\D", "", m.group(2) or m.group(3))
 
 
@@ -416,7 +425,7 @@ def numbers_as_values(text: str, mark_magnitudes: bool = False) -> str:
         lambda m: scaled(m.group(1), _CAPITAL_MAGNITUDES[m.group(2)], m.group(2)), text)
     text = _CURRENCY_SCALED.sub(lambda m: m.group(1) + scaled(
         m.group(2), _CURRENCY_MAGNITUDES[m.group(3).lower()], m.group(3)), text)
-    return _SCALED.sub(chained, text)
+    return _SCALED.sub(chained, _HYPHEN_SCALED.sub(r"\1 \2", text))
 
 
 def other_readings(text: str) -> set[str]:

@@ -15,6 +15,9 @@ from factgraph.stages.number_forms import PERCENT
 REST_SHARE = 0.75
 
 SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one paraphrased word
+# another value in the fact's unit, where the response never states the fact's: the rest of
+# the fact may be paraphrased more (the topic left unsaid, other words)
+UNSTATED_UNIT_SHARE = 0.55
 
 
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",

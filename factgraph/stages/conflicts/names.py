@@ -247,8 +247,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     by_head = {m.group(1).lower() for m in re.finditer(
         r"\b([A-Z]\w+)\s+of\s+(?:the\s+)?([A-Z]\w+)", fact)
         if stated(m.group(2).lower(), sentence_lower)}
+    # a title's other title after "or" ("Frankenstein; or, The Modern Prometheus") is stated
+    # by its first
+    by_title = {w.lower() for m in _SUBTITLE.finditer(fact) if stated(m.group(1).lower(),
+                                                                    sentence_lower)
+                for w in m.group(2).split()}
     here = [n for n in fact_names if not stated(n, sentence_lower) and n not in by_initials
-            and n not in by_head
+            and n not in by_head and n not in by_title
             and not any((min(len(n), len(m)) >= 4 and _one_edit(n, m)) or short_form(m, n)
                         for m in sentence_names)]
     if not here:
@@ -323,6 +328,11 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
                     and w.isalpha() and len(w) >= 3 for _, w in around & beside)):
                 return Conflict("name", n, m)
     return None
+
+
+# a title and its other title after "or" ("Frankenstein; or, The Modern Prometheus",
+# "Twelfth Night, or What You Will")
+_SUBTITLE = re.compile(r"\b([A-Z][\w'’-]*)\s*[;,]\s*or,?\s+((?:[A-Z][\w'’-]*\s*)+)")
 
 
 # a name given as another name of the one the sentence speaks of

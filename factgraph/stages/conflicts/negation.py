@@ -126,10 +126,13 @@ def negated_words(text: str) -> list[str]:
     # start or score a goal": not score); a comma, a semicolon, a colon or a stop ends it
     for stretch in _STRETCH_END.split(_NO_NUMBER.sub("number ", plain)):
         toks = tokens(stretch)
-        negated_at = -1
+        negated_at = reached = -1
         for i, t in enumerate(toks):
-            if t in _RELATIVE:
-                negated_at = -1  # "not subject to decisions that have legal or …": no reach
+            if t in _RELATIVE or (t in _PREPOSITIONS and 0 <= reached < i):
+                # "not subject to decisions that have legal or …", "doesn't cover the cost
+                # of rebuilding or replacing": an "or" inside a relative clause or the
+                # negated word's object joins no second word to the negation
+                negated_at = -1
             if t in NEGATORS or (t in _OR and negated_at >= 0):
                 negated_at = i
                 if t in _NEGATING_PRONOUNS and toks[i + 1: i + 2] and \
@@ -141,6 +144,8 @@ def negated_words(text: str) -> list[str]:
                             and w not in _SEE_THROUGH), None)
                 if t not in _OR or nxt:
                     out.append(stem(nxt) if nxt else "")
+                if nxt:
+                    reached = toks.index(nxt, i + 1)
     return out
 
 
@@ -222,7 +227,11 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
         return None
     negated, other = (in_fact, clause) if in_fact else (in_clause, fact)
     denying = fact if in_fact else clause
-    if _FORBIDS.search(other) and not _FORBIDS.search(denying):
+    # a word that forbids on the other side agrees unless the denial is of such a word ("is
+    # banned" / "is not banned"; "inhibits the enzyme, preventing the recycling" / "inhibits
+    # the enzyme, so the body can't recycle": "recycle" is denied, not "inhibits")
+    if _FORBIDS.search(other) and not any(_FORBIDS.fullmatch(w) or _FORBIDS.match(w)
+                                          for w in negated if w):
         return None
     # the other side's words as both readings give them ("plug-in" is "plugin" and "plug"),
     # an irregular form as its verb too ("did not win" / "won")

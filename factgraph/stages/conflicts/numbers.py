@@ -25,6 +25,7 @@ from factgraph.stages.conflicts.base import (
     REST_SHARE,
     SLOT_REST_SHARE,
     TOKEN,
+    UNSTATED_UNIT_SHARE,
     YEAR,
     Conflict,
     rest_share,
@@ -699,11 +700,22 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if not YEAR.match(n) and _PAST.search(fact) and not _NOW.search(fact) and \
                     _now_before(sentence, m):
                 continue  # "now has 2,000 staff": the count of another time than the fact's
+            # the same unit, and the fact's value nowhere in the response: the sentence may
+            # paraphrase the rest of the fact further ("The written grounds of appeal must be
+            # submitted within two months of service of the judgment" / "The written grounds
+            # are due within three months of service"), where it gives one value in that unit
+            # and the fact's other values
+            unstated_same_unit = n not in response_words and unit is not None and \
+                unit_m is not None and stem(unit) == stem(unit_m) and sum(
+                    u is not None and stem(u) == stem(unit) for _, u in sent_slots) == 1 and \
+                all(x in sentence_numbers for x, u in fact_slots if (x, u) != (n, unit)) and \
+                not _written_as_ordinal(m, sentence)  # "the 35th minute": a point, no amount
+            need = UNSTATED_UNIT_SHARE if unstated_same_unit else \
+                SLOT_REST_SHARE if same_slot else REST_SHARE
             # a fact of two content words: both there, and the other number in the same slot
             # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
             # spent 7,500")
-            if (size >= 2 and share >= (SLOT_REST_SHARE if same_slot else REST_SHARE)) or (
-                    size == 1 and share == 1.0 and same_slot):
+            if (size >= 2 and share >= need) or (size == 1 and share == 1.0 and same_slot):
                 slot = "time" if unit == unit_m == TIME_MARK else "number"  # "15:00 → 16:00"
                 return Conflict(slot, _shown(n, unit), _shown(m, unit_m))
     return None
@@ -737,6 +749,25 @@ def _shown(number: str, unit: str | None) -> str:
     if unit in _MAGNITUDES:  # the value is scaled already: "2100000 millions" is "2.1 million"
         return readable_number(number)
     return f"{readable_number(number)} {_SHOWN_UNITS.get(unit or '', unit or '')}".strip()
+
+
+def _written_as_ordinal(number: str, text: str) -> bool:
+    """Whether ``text`` writes ``number`` as an ordinal ("35th")."""
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?:st|nd|rd|th)\b", text, re.I) is not None
+
+
+def other_slot_stated(fact: str, clause: str, sentence: str) -> bool:
+    """Whether ``sentence`` states a value of ``fact`` that ``clause`` (a clause of the fact)
+    leaves out, in the unit of one of the clause's numbers: the sentence's other values in
+    that unit may be of the fact's other slots, not the clause's ("On a £5,000 claim with an
+    excess of £250, the insurer would pay £4,750" / "a £150 broken window with a £250
+    excess")."""
+    in_clause = _number_slots(clause)
+    units = {stem(u) for _, u in in_clause if u}
+    own = {n for n, _ in in_clause}
+    said = {(m, stem(u)) for m, u in _number_slots(sentence) if u}
+    return any(n not in own and u is not None and stem(u) in units and (n, stem(u)) in said
+               for n, u in _number_slots(fact))
 
 
 @lru_cache(maxsize=32)
