@@ -456,12 +456,12 @@ def test_the_model_is_asked_only_about_the_undecided_and_its_no_contradicts(
     facts = ["The dam was finished in 1936 after five years of work.",  # stated: no call
              "Storms closed the visitor centre twice in winter.",  # partly there: asked
              "Parliament passed a budget for schools in Peru."]  # absent: no call
-    answer = ("The dam was finished in 1936 after five years of work. The centre closed "
-              "twice in winter.")
+    answer = "The dam was finished in 1936 after five years of work. The centre closed in winter."
     inp = EvaluationInput(id="x", query="q", response=answer,
                           facts=facts)  # type: ignore[arg-type]
     options = ComprehensivenessOptions(coverage_judge="evidence", evidence_model_check=True,
-                                       calibration=CASCADE_CALIBRATION, coverage_cutoff=0.45)
+                                       calibration=CASCADE_CALIBRATION,
+                                       coverage_cutoff=shipped.cutoff)
     ev = run_e2e(inp, ModelSession(text=text), options)
     assert asked == [facts[1]]
     assert ev.metadata["counts"]["evidence.model"] == 1

@@ -144,7 +144,7 @@ BUILTIN_JUDGES: tuple[NamedJudge, ...] = (
         name="e2e-evidence-cascade", method="e2e",
         # the calibration and cut-off its model combination was fitted with
         options={"coverage_judge": "evidence", "evidence_model_check": True,
-                 "calibration": "evidence-v2", "coverage_cutoff": 0.45},
+                 "calibration": "evidence-v3", "coverage_cutoff": 0.5},
         inputs="long-form",
         description="The evidence judge, and for the facts its cheap evidence leaves undecided "
                     "one yes / no / unknown token of the text model on the nearest sentences, "

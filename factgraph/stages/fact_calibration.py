@@ -8,9 +8,10 @@ kinds of text, weighed alike: people's labels of news summaries (REALSumm's dev 
 et al. 2020) and hand labels of long answers of other kinds (``benchmarks/data/
 fact_labels_other_kinds*.jsonl``); they ship with the package as data
 (``factgraph/_data/judges/<name>.json``: the features, weights, cut-off, what it was fitted on
-and its agreement with each data set left out), read here with numpy alone. ``evidence-v2``,
-fitted on REALSumm alone, stays shipped: the cascade's combination with a text model was
-fitted on its P (:data:`CASCADE_CALIBRATION`).
+and its agreement with each data set left out), read here with numpy alone. The cascade's
+combination with a text model is fitted on the default's P (:data:`CASCADE_CALIBRATION`;
+``python -m benchmarks.fact_judge_model --fit``). ``evidence-v2``, fitted on REALSumm alone,
+stays shipped with the combination first fitted on its P.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from factgraph.errors import UserInputError
 
 DEFAULT_CALIBRATION = "evidence-v3"
 # the calibration the text model's combination (``Calibration.model``) was fitted on: the
-# cascade reads it until the combination is fitted again with the model
-CASCADE_CALIBRATION = "evidence-v2"
+# cascade reads it
+CASCADE_CALIBRATION = "evidence-v3"
 
 
 def logit(p: np.ndarray | float, eps: float = 1e-4) -> np.ndarray:

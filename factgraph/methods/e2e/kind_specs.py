@@ -134,10 +134,10 @@ class EvidenceJudge(JudgeOptions):
                            "token, the evidence_sentences nearest sentences as evidence); "
                            "its answer joins P by the combination the calibration ships for "
                            "it, and 'no' on a fact left uncovered is a contradiction.")
-    evidence_band_low: float = share_field(0.2, "E2E evidence with evidence_model_check: the "
+    evidence_band_low: float = share_field(0.3, "E2E evidence with evidence_model_check: the "
                                                "undecided band's lower end (below: missing "
                                                "without a call).")
-    evidence_band_high: float = share_field(0.7, "E2E evidence with evidence_model_check: the "
+    evidence_band_high: float = share_field(0.65, "E2E evidence with evidence_model_check: the "
                                                  "undecided band's upper end (at or above: "
                                                  "covered without a call).")
     evidence_sentences: int = Field(3, ge=1, description=EVIDENCE_SENTENCES_HELP)
