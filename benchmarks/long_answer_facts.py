@@ -33,6 +33,8 @@ other facts are shown contradicted (false alarms), and how many of the answers w
 fact have any fact shown contradicted (the issue's bar: at most 1 in 20).
 
     python -m benchmarks.long_answer_facts [--set 1|2|3|4|5|6|7|all]
+    python -m benchmarks.long_answer_facts --set 7 --judge e2e-evidence-cascade \
+        --model openai:qwen-coder-1.5b@http://127.0.0.1:8716/v1
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ SETS = {"1": "fact_labels_other_kinds", **{str(k): f"fact_labels_other_kinds_{k}
                                             for k in range(2, 8)}}
 
 
-def judge_set(stem: str) -> dict[str, Any]:
-    """The judge's verdicts on one set against its labels (module docstring)."""
+def judge_set(stem: str, judge: str = "e2e-evidence", backends: Any = None) -> dict[str, Any]:
+    """The judge's verdicts on one set against its labels (module docstring); ``judge`` with a
+    text model (``e2e-evidence-cascade``) needs ``backends`` that carry one."""
     import factgraph
     from factgraph.evaluation.fact_agreement import best_cutoff, per_fact_statistics
     from factgraph.evaluation.facts_report import CANDIDATE_CUTOFFS, WORDS_CUTOFF
@@ -66,7 +69,7 @@ def judge_set(stem: str) -> dict[str, Any]:
     for row in rows:
         facts = [scu["text"] for scu in row["scus"]]
         ev = factgraph.evaluate(row.get("query") or "", row["summary"], facts=facts,
-                                judge="e2e-evidence")
+                                judge=judge, backends=backends)
         given = [s for s in ev.graph.statements if s.metadata.get("given")]
         label = {v.statement_id: v.label for v in ev.verdicts}
         contradicted = {x for r in ev.graph.relations if r.label.value == "contradicts"
@@ -105,12 +108,13 @@ def judge_set(stem: str) -> dict[str, Any]:
             "answers_alarmed": answers_alarmed, "clean_answers": clean_answers}
 
 
-def table(name: str, r: dict[str, Any]) -> str:
+def table(name: str, r: dict[str, Any], judge: str = "e2e-evidence") -> str:
     lines = [f"\n{name}: {r['facts']} facts of {r['answers']} answers",
              "| judge | κ | precision of missing | recall of missing |", "|---|---|---|---|"]
     for key in ("judge", *(k for k in r if k.startswith("word share"))):
         k, p, rec = r[key]
-        label = "e2e-evidence (no model)" if key == "judge" else key
+        label = (judge + (" (no model)" if judge == "e2e-evidence" else "")) \
+            if key == "judge" else key
         lines.append(f"| {label} | {k:.3f} | {p:.3f} | {rec:.3f} |")
     lines.append(f"wrong facts: {r['caught']} of {r['wrong']} shown contradicted, "
                  f"{r['still_covered']} still counted covered; other facts shown contradicted: "
@@ -122,11 +126,23 @@ def table(name: str, r: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=(*SETS, "all"), default="all")
+    parser.add_argument("--judge", default="e2e-evidence",
+                        help="the judge (e2e-evidence-cascade needs --model)")
+    parser.add_argument("--model", default=None,
+                        help="text model spec for the cascade (openai:NAME@URL, …); calls are "
+                             "cached")
     args = parser.parse_args(argv)
+    if args.judge == "e2e-evidence-cascade" and args.model is None:
+        parser.error("--judge e2e-evidence-cascade needs --model")
     logging.basicConfig(level=logging.WARNING)
+    backends = None
+    if args.model is not None:
+        from factgraph.methods.run import Backends
+
+        backends = Backends.from_specs(model=args.model, cache=True)
     for name, stem in SETS.items():
         if args.set in ("all", name):
-            print(table(f"set {name}", judge_set(stem)))
+            print(table(f"set {name}", judge_set(stem, args.judge, backends), args.judge))
     return 0
 
 
