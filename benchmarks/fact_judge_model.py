@@ -109,8 +109,7 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
             "word": np.array(word)}
 
 
-def long_answer_cheap_p(calibration: str = CASCADE_CALIBRATION, cutoff: float = 0.45
-                        ) -> np.ndarray:
+def long_answer_cheap_p(calibration: str = CASCADE_CALIBRATION) -> np.ndarray:
     """The cheap P of each reference statement of RAGChecker's dev answers that the judge may
     ask the model about (aligned to a sentence, no cheap conflict): what share of a long
     answer's facts a band sends to the model. Empty without the data."""
@@ -118,6 +117,8 @@ def long_answer_cheap_p(calibration: str = CASCADE_CALIBRATION, cutoff: float = 
         return np.array([])
     import factgraph
     from factgraph.datasets.pairwise import load_pairwise
+
+    cutoff = load_calibration(calibration).cutoff  # the cut-off the cascade reads it at
 
     out: list[float] = []
     for inst in load_pairwise(RAGCHECKER):
@@ -220,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     session = ModelSession(text=backends.text)
     calibration = load_calibration(args.calibration)
     d = sample_facts(calibration, args.articles, session, summaries=args.summaries)
-    rows = table(d, calibration.cutoff, long_answer_cheap_p(args.calibration, calibration.cutoff))
+    rows = table(d, calibration.cutoff, long_answer_cheap_p(args.calibration))
     print(f"\nFacts: REALSumm dev, first {args.articles} articles ({len(d['y'])} facts), "
           f"articles left out; model {args.model}; cheap P of {args.calibration} (cut-off "
           f"{calibration.cutoff})")

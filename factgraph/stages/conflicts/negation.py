@@ -230,8 +230,7 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     # a word that forbids on the other side agrees unless the denial is of such a word ("is
     # banned" / "is not banned"; "inhibits the enzyme, preventing the recycling" / "inhibits
     # the enzyme, so the body can't recycle": "recycle" is denied, not "inhibits")
-    if _FORBIDS.search(other) and not any(_FORBIDS.fullmatch(w) or _FORBIDS.match(w)
-                                          for w in negated if w):
+    if _FORBIDS.search(other) and not any(_FORBIDS.match(w) for w in negated if w):
         return None
     # the other side's words as both readings give them ("plug-in" is "plugin" and "plug"),
     # an irregular form as its verb too ("did not win" / "won")

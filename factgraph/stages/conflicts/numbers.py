@@ -646,6 +646,14 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if unit and any(x != n and _same_quantity(n, unit, x, u) and x in sentence_numbers
                         for x, u in fact_slots):
             continue  # "256 bits, or 32 bytes": the sentence gives it in the other unit
+        # the fact's value nowhere in the response, and the sentence gives one value in its
+        # unit and every other value of the fact: the sentence may paraphrase the rest of the
+        # fact further ("The written grounds of appeal must be submitted within two months of
+        # service of the judgment" / "The written grounds are due within three months of
+        # service")
+        unstated = n not in response_words and unit is not None and sum(
+            u is not None and stem(u) == stem(unit) for _, u in sent_slots) == 1 and \
+            all(x in sentence_numbers for x, u in fact_slots if (x, u) != (n, unit))
         # each other number against this one, read once: one quantity, another, or neither
         compared = [(m, unit_m, _same_quantity(n, unit, m, unit_m)) for m, unit_m in others]
         if any(same or _round_agrees(n, unit, m, unit_m, hedged)
@@ -700,16 +708,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if not YEAR.match(n) and _PAST.search(fact) and not _NOW.search(fact) and \
                     _now_before(sentence, m):
                 continue  # "now has 2,000 staff": the count of another time than the fact's
-            # the same unit, and the fact's value nowhere in the response: the sentence may
-            # paraphrase the rest of the fact further ("The written grounds of appeal must be
-            # submitted within two months of service of the judgment" / "The written grounds
-            # are due within three months of service"), where it gives one value in that unit
-            # and the fact's other values
-            unstated_same_unit = n not in response_words and unit is not None and \
-                unit_m is not None and stem(unit) == stem(unit_m) and sum(
-                    u is not None and stem(u) == stem(unit) for _, u in sent_slots) == 1 and \
-                all(x in sentence_numbers for x, u in fact_slots if (x, u) != (n, unit)) and \
-                not _written_as_ordinal(m, sentence)  # "the 35th minute": a point, no amount
+            # ... and the other value in that unit, no ordinal ("the 35th minute": a point)
+            unstated_same_unit = unstated and unit_m is not None and \
+                stem(unit_m) == stem(unit or "") and not _written_as_ordinal(m, sentence)
             need = UNSTATED_UNIT_SHARE if unstated_same_unit else \
                 SLOT_REST_SHARE if same_slot else REST_SHARE
             # a fact of two content words: both there, and the other number in the same slot
