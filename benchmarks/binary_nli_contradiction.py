@@ -106,7 +106,7 @@ def _judged(facts: list[str], sentences: list[str], response: str, cutoff: float
     for f, e, pk in zip(facts, evs, p, strict=True):
         if e.sentence < 0:
             continue
-        if find_conflict(f, index, e.sentence, response) is not None:
+        if find_conflict(f, index, e.sentence, response, judged_stated=pk >= cutoff) is not None:
             ruled = True
         elif pk >= cutoff:
             pairs.append((sentences[e.sentence], f))

@@ -45,6 +45,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,7 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
         matrix = np.asarray(load_embedding_backend(embed_spec).embed(texts), dtype=np.float32)
         vectors = dict(zip(texts, matrix, strict=True))
     x, y, doc, summary, votes, conflict, word = [], [], [], [], [], [], []
+    conflict_stated: list[bool] = []
     for k, row in enumerate(rows):
         sentences = split_sentences(row["summary"], min_content_words=1) or [row["summary"]]
         index = ResponseIndex.of(sentences)
@@ -134,8 +136,13 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
                     if vectors else None)
             ev = fact_evidence(scu["text"], index, sims, distinct)
             x.append(feature_vector(ev, FEATURES if sims is not None else FEATURES[:-1]))
+            # with and without the judge's reading that the sentence states the fact: which
+            # one applies hangs on the P of the fit that leaves this article out
             conflict.append(find_conflict(scu["text"], index, ev.sentence, row["summary"])
                             is not None)
+            conflict_stated.append(find_conflict(scu["text"], index, ev.sentence,
+                                                 row["summary"], judged_stated=True)
+                                   is not None)
             y.append(int(scu["present"]))
             doc.append(row["doc"])
             summary.append(k)
@@ -143,7 +150,8 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
             word.append(content_word_recall(scu["text"], row["summary"]) or 0.0)
     return {"x": np.array(x), "y": np.array(y), "doc": np.array(doc),
             "summary": np.array(summary), "votes": np.array(votes), "word": np.array(word),
-            "conflict": np.array(conflict, dtype=bool)}
+            "conflict": np.array(conflict, dtype=bool),
+            "conflict_stated": np.array(conflict_stated, dtype=bool)}
 
 
 def long_answer_features() -> dict[str, dict[str, np.ndarray]]:
@@ -223,6 +231,28 @@ def kinds_alike_cutoff(d: dict[str, np.ndarray], p: np.ndarray,
     return max(cutoffs, key=score)
 
 
+def conflicts(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> np.ndarray:
+    """Per fact, whether the judge calls it contradicted at these P: the check as the judge
+    asks it, reading the sentence as stating the fact where P reaches the cut-off."""
+    return np.where(p >= cutoff, d["conflict_stated"], d["conflict"])
+
+
+@lru_cache(maxsize=1)
+def _shipped_calibration() -> Calibration:
+    return load_calibration()
+
+
+def judged_conflict(fact: str, index: ResponseIndex, ev: FactEvidence, response: str,
+                    calibration: Calibration | None = None) -> bool:
+    """``find_conflict`` as the evidence judge asks it: the sentence read as stating the fact
+    where the calibration's P of this evidence reaches its cut-off (the shipped one by
+    default)."""
+    cal = calibration or _shipped_calibration()
+    p = float(cal.probability(np.array([feature_vector(ev, cal.features)]))[0])
+    return find_conflict(fact, index, ev.sentence, response,
+                         judged_stated=p >= cal.cutoff) is not None
+
+
 def long_answer_table(long: dict[str, dict[str, np.ndarray]], long_p: dict[str, np.ndarray],
                       cutoff: float) -> list[dict[str, Any]]:
     """Per long-answer set, left out: the judge's κ, precision and recall of "missing" (a fact
@@ -233,7 +263,8 @@ def long_answer_table(long: dict[str, dict[str, np.ndarray]], long_p: dict[str, 
         present = x["y"].astype(bool).tolist()
         best, _ = best_cutoff(present, x["word"].tolist(), CANDIDATE_CUTOFFS)
         row: dict[str, Any] = {"set": name, "facts": len(present)}
-        for label, covered in (("judge", (long_p[name] >= cutoff) & ~x["conflict"]),
+        for label, covered in (("judge", (long_p[name] >= cutoff) & ~conflicts(
+                x, long_p[name], cutoff)),
                                ("word share ≥ 0.3", x["word"] >= 0.3),
                                ("word share, best cut-off (optimistic)", x["word"] >= best)):
             stats = per_fact_statistics(present, covered.tolist())
@@ -252,7 +283,8 @@ def fact_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> list[d
     word = d["word"]
     best, _ = best_cutoff(present, word.tolist(), CANDIDATE_CUTOFFS)
     rows = []
-    judged = (p >= cutoff) & ~d["conflict"]  # as the judge decides: a contradicted fact is not
+    # as the judge decides: a contradicted fact is not
+    judged = (p >= cutoff) & ~conflicts(d, p, cutoff)
     for name, covered in ((f"evidence judge (P ≥ {cutoff:g}, left out)", judged),
                           ("word share ≥ 0.3 (as in meta-eval facts)", word >= 0.3),
                           (f"word share ≥ {best:.2f} (best on these rows: optimistic)",
@@ -276,10 +308,11 @@ def summary_table(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float
     summaries = d["summary"].astype(str).tolist()
     human = group_means(d["y"].tolist(), summaries)
     doc_of = dict(zip(summaries, d["doc"].tolist(), strict=True))
-    judged = ((p >= cutoff) & ~d["conflict"]).astype(float)
+    judged = ((p >= cutoff) & ~conflicts(d, p, cutoff)).astype(float)
     out = []
     for name, v in (("evidence judge: S (share covered)", judged),
-                    ("evidence judge: expected coverage (mean P)", np.where(d["conflict"], 0, p)),
+                    ("evidence judge: expected coverage (mean P)",
+                     np.where(conflicts(d, p, cutoff), 0, p)),
                     ("word share of the facts (mean)", d["word"])):
         share = group_means(v.tolist(), summaries)
         keys = list(share)
@@ -491,8 +524,7 @@ def changed_trials(fact: str, sentences: list[str], response: str
         new_sentences = [changed if x == s else x for x in sentences]
         new_index = ResponseIndex.of(new_sentences)
         new_ev = fact_evidence(fact, new_index)
-        hit = find_conflict(fact, new_index, new_ev.sentence,
-                            response.replace(s, changed)) is not None
+        hit = judged_conflict(fact, new_index, new_ev, response.replace(s, changed))
         out.append((kind, changed, hit))
     return out
 
@@ -517,10 +549,7 @@ def judged_facts(facts: Sequence[str], sentences: list[str], calibration: Calibr
 
 def _any_contradiction(facts: Sequence[str], sentences: list[str], response: str) -> bool:
     index = ResponseIndex.of(sentences)
-    for f in facts:
-        if find_conflict(f, index, fact_evidence(f, index).sentence, response) is not None:
-            return True
-    return False
+    return any(judged_conflict(f, index, fact_evidence(f, index), response) for f in facts)
 
 
 def contradiction_table(calibration: Calibration, seed: int = SEED) -> dict[str, Any]:
@@ -599,8 +628,9 @@ def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
                 answers += 1
                 sentences = split_sentences(row["output"], min_content_words=1) or [row["output"]]
                 index, evs, p = judged_facts(facts, sentences, calibration)
-                wrong = [find_conflict(fact, index, e.sentence, row["output"]) is not None
-                         for fact, e in zip(facts, evs, strict=True)]
+                wrong = [find_conflict(fact, index, e.sentence, row["output"],
+                                       judged_stated=pk >= calibration.cutoff) is not None
+                         for fact, e, pk in zip(facts, evs, p, strict=True)]
                 facts_n += len(facts)
                 contradicted += sum(wrong)
                 covered += int(sum(pk >= calibration.cutoff and not w

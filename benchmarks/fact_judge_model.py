@@ -88,7 +88,8 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
             ev = fact_evidence(scu["text"], index, distinct=distinct)
             p = float(calibration.probability(
                 np.array([feature_vector(ev, calibration.features)]))[0])
-            bad = find_conflict(scu["text"], index, ev.sentence, row["summary"]) is not None
+            bad = find_conflict(scu["text"], index, ev.sentence, row["summary"],
+                                judged_stated=p >= calibration.cutoff) is not None
             if ev.sentence >= 0 and not bad:
                 where.append(len(cheap))
                 pairs.append((model_evidence(scu["text"], index, evidence_sentences),

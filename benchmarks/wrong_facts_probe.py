@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.fact_judge import judged_facts
+from benchmarks.fact_judge import judged_conflict, judged_facts
 from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import load_calibration
 from factgraph.stages.fact_evidence import (
@@ -72,7 +72,8 @@ def judge_change(paragraph: str, change: dict[str, str]) -> dict[str, Any]:
         p = float(calibration.probability(np.array([feature_vector(evidence,
                                                                     calibration.features)]))[0])
         covered_without_check |= p >= calibration.cutoff
-        found = find_conflict(fact, index, evidence.sentence, changed)
+        found = find_conflict(fact, index, evidence.sentence, changed,
+                              judged_stated=p >= calibration.cutoff)
         if found is not None and not caught:
             caught, reason = True, found[1].describe()
     return {"kind": change["kind"], "caught": caught, "reason": reason,
@@ -86,8 +87,7 @@ def self_alarms(paragraphs: list[str]) -> tuple[int, int]:
         index = ResponseIndex.of(split_sentences(paragraph, min_content_words=1))
         for fact in split_statements(paragraph):
             total += 1
-            evidence = fact_evidence(fact, index)
-            alarms += find_conflict(fact, index, evidence.sentence, paragraph) is not None
+            alarms += judged_conflict(fact, index, fact_evidence(fact, index), paragraph)
     return alarms, total
 
 
@@ -103,7 +103,8 @@ def rewrite_check(paragraphs: list[str], rewrites: list[str]) -> dict[str, int]:
             statements, split_sentences(rewrite, min_content_words=1), calibration)
         alarmed = False
         for fact, evidence, p in zip(statements, evs, probs, strict=True):
-            found = find_conflict(fact, index, evidence.sentence, rewrite)
+            found = find_conflict(fact, index, evidence.sentence, rewrite,
+                                  judged_stated=p >= calibration.cutoff)
             out["statements"] += 1
             out["alarms"] += found is not None
             out["covered"] += found is None and p >= calibration.cutoff

@@ -28,7 +28,21 @@ fact's words, or both of a fact of two) and the slot differs:
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
   name where the fact has it: a name that is neither in the fact nor a shorter or longer form
   of one of its names ("Koirala" is "Anuradha Koirala"; "Europe's" is "Europe", "López" is
-  "Lopez", a pronoun is no name).
+  "Lopez", a pronoun is no name);
+* **swap** — two values of the fact (numbers, years or names) both in the sentence, each in
+  the other's slot ("interrogates on 1030 MHz and receives on 1090 MHz" / "… on 1090 MHz …
+  on 1030 MHz"; :mod:`~factgraph.stages.conflicts.swaps`).
+
+Where the coverage judge reads the aligned sentence as stating the fact (its P at or above
+the cut-off: ``judged_stated``), the judge's words, bigrams and embedding already say the
+sentence is about it, so half of the fact's other words is enough
+(:data:`~factgraph.stages.conflicts.base.JUDGED_STATED_SHARE`) for a value the response
+never states, with another value in its slot: another number in its unit ("about 30 hours of
+battery life with ANC switched on" / "about 60 hours on a charge with noise cancelling"), the
+same number in another unit of a kind the fact gives no other number in ("nine hours" /
+"nine days"), another name beside a slot word ("to Resolution Island" / "to Kapiti Island").
+A negation or an opposite still needs its clause to carry the fact: read with half, they
+alarmed on faithful answers.
 
 A value the response states in another sentence still conflicts where the sentence aligned
 to the fact puts another value in the fact's own slot ("Pietersen was sacked …", then
@@ -38,13 +52,14 @@ slots). Other sentences that hold half of the fact are checked only for values s
 
 Each check says which slot and what each side holds (:class:`Conflict`), so that the verdict
 can be shown with its reason. Each check is a module of :mod:`factgraph.stages.conflicts`
-(``numbers``, ``negation``, ``antonyms``, ``names``); this one aligns the fact to its clause
-and asks them in turn. Pure functions; pint is the only dependency beyond the stdlib.
+(``numbers``, ``negation``, ``antonyms``, ``names``, ``swaps``); this one aligns the fact to its
+clause and asks them in turn. Pure functions; pint is the only dependency beyond the stdlib.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from factgraph.stages.conflicts.antonyms import antonym_conflict, comparison_conflict
@@ -68,6 +83,8 @@ from factgraph.stages.conflicts.numbers import (
     other_slot_stated,
     stated_numbers,
 )
+from factgraph.stages.conflicts.swaps import swap_conflict
+from factgraph.stages.context_facts import fold_accents, stem
 from factgraph.stages.fact_evidence import ResponseIndex, stems
 from factgraph.stages.quantities import MEASURE_UNITS
 from factgraph.stages.text_units import FINITE_VERB, split_facts
@@ -154,8 +171,8 @@ def _pieces(sentence: str) -> list[tuple[int, int]]:
     return out or [(0, len(sentence))]
 
 
-def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
-                  ) -> Conflict | None:
+def contradiction(fact: str, sentence: str, response: str, aligned: bool = True,
+                  judged_stated: bool = False) -> Conflict | None:
     """The conflict between ``fact`` and a response ``sentence`` (the module docstring's four
     checks, in that order), or None. ``response`` is the whole response: a number or name the
     response states elsewhere is no conflict — except another name inside the fact's own name
@@ -166,7 +183,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
     fact_stems = stems(fact)
     sentence_stems = set(stems(sentence))
     found = number_conflict(fact, sentence, stated_numbers(response), fact_stems,
-                            sentence_stems, aligned, _referred_to(fact_stems, sentence, response))
+                            sentence_stems, aligned, _referred_to(fact_stems, sentence, response),
+                            judged_stated=judged_stated and aligned)
     if found is not None:
         return found
     clause = aligned_clause(fact_stems, sentence)
@@ -179,19 +197,54 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True
         found = negation_conflict(fact, in_scope(clause.text, sentence, clause.start))
         # a word the fact negates that the sentence negates too: the clause read was too narrow
         # ("… and 'non-memorized' ones, which were not part of the training data")
+        # ... and the other way round: a word the sentence negates inside the fact's own
+        # denial ("took the photographs of Tenzing, so no photograph exists of Hillary on the
+        # summit" / "so no summit photo of Hillary exists")
         if found is not None and not (found.fact_value == "not" and set(
-                w for w in negated_words(fact) if w) <= set(negated_words(sentence))):
+                w for w in negated_words(fact) if w) <= set(negated_words(sentence))) and not (
+                found.response_value == "not" and _negators(sentence) == _negators(fact)
+                and _denied_in(fact, [w for w in negated_words(sentence)
+                                      if w not in negated_words(fact)])):
             return found
     # an alternative of at most two words after "or" belongs to the clause ("aged 41 or
     # younger": the clause is cut at "or")
     alternative = _OR_ALTERNATIVE.match(sentence, clause.start + len(clause.text))
     clause_text = clause.text + (alternative.group(0) if alternative else "")
     found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems) or \
-        comparison_conflict(fact, sentence, fact_stems, sentence_stems)
+        comparison_conflict(fact, sentence, fact_stems, sentence_stems) or \
+        swap_conflict(fact, sentence, fact_stems, sentence_stems)
     if found is not None:
         return found
     return name_conflict(fact, sentence, response.lower(), fact_stems, sentence_stems,
-                         aligned)
+                         aligned, lowercase_words(response), judged_stated and aligned)
+
+
+@lru_cache(maxsize=64)  # one response, read for each of its facts
+def lowercase_words(response: str) -> frozenset[str]:
+    """The words ``response`` writes in lower case somewhere (accents dropped): common words,
+    no names, wherever the response capitalises them (a sentence's first word). None where the
+    response is not written in cases (most sentences opening in lower case: a text lower-cased
+    whole, as REALSumm's summaries are), where a name in lower case says nothing."""
+    openings = re.findall(r"(?:^|[.!?]\s+)([A-Za-z])", response.strip())
+    if sum(c.isupper() for c in openings) * 2 < len(openings):
+        return frozenset()
+    return frozenset(re.findall(r"\b[a-z]{2,}\b", fold_accents(response)))
+
+
+_DENIAL = re.compile(r"\b(?:no|not|never|none|without)\b[^.;:,()]*", re.I)
+
+
+def _negators(text: str) -> int:
+    """How many negators ``text`` holds ("cannot" and "n't" are "not")."""
+    return sum(t in NEGATORS for t in tokens(text))
+
+
+def _denied_in(fact: str, words: list[str]) -> bool:
+    """Whether each of ``words`` (one at least) stands in a stretch of ``fact`` that a negator
+    opens, up to the end of its clause."""
+    denied = {w for m in _DENIAL.finditer(fact) for w in stems(m.group(0))}
+    wanted = {stem(w) for w in words if w}
+    return bool(wanted) and wanted <= denied
 
 
 # a sentence that opens with a pronoun speaks of what the sentence before it named ("The Kobo
@@ -223,9 +276,11 @@ CLAUSE_WORDS = 3  # a fact's clause checked on its own holds at least this many 
 _CONDITION = re.compile(r"\b(?:if|where|when|whenever|unless|provided|once)\b", re.I)
 
 
-def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
-                  ) -> tuple[int, Conflict] | None:
-    """(sentence index, conflict) for ``fact`` against a response read as ``index``, or None.
+def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str,
+                  judged_stated: bool = False) -> tuple[int, Conflict] | None:
+    """(sentence index, conflict) for ``fact`` against a response read as ``index``, or None;
+    ``judged_stated``: the coverage judge reads the aligned sentence as stating the fact (the
+    module docstring).
 
     The aligned sentence (``aligned``, from :func:`~factgraph.stages.fact_evidence.fact_evidence`)
     is checked first. A changed name or number can move the alignment to another sentence
@@ -243,7 +298,7 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     reactor had a negative void coefficient", which carries too little of the whole. A clause
     after a condition the fact sets (:data:`_CONDITION`: "if", "where", "when", …) is not
     read alone: it would drop the condition."""
-    found = _conflict_of(fact, index, aligned, response)
+    found = _conflict_of(fact, index, aligned, response, judged_stated)
     if found is not None or aligned < 0:
         return found
     clauses = split_facts(fact, "clause", min_content_words=CLAUSE_WORDS)
@@ -261,6 +316,12 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
             continue
         if conflict.response_value.split()[0].lower() in fact_words:
             continue  # the whole fact says it too ("met in May 1789, first since 1614")
+        if conflict.slot == "negation" and conflict.response_value == "not" and \
+                NEGATORS & set(tokens(fact)):
+            # the sentence's denial may be the one the fact's other clause says ("took the
+            # photographs of Tenzing, so no photograph exists of Hillary" / "so no summit
+            # photo of Hillary exists")
+            continue
         word = re.escape(conflict.fact_value.split()[0])
         if not FINITE_VERB.search(re.sub(rf"\b{word}\b", " ", clause, flags=re.I)):
             continue
@@ -285,15 +346,15 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str
     return None
 
 
-def _conflict_of(fact: str, index: ResponseIndex, aligned: int, response: str
-                 ) -> tuple[int, Conflict] | None:
+def _conflict_of(fact: str, index: ResponseIndex, aligned: int, response: str,
+                 judged_stated: bool = False) -> tuple[int, Conflict] | None:
     """:func:`find_conflict` for the fact as one piece."""
     if aligned < 0:
         return None
     words = stems(fact)
     shares = [sum(w in have for w in words) / len(words) for have in index.sentence_sets] \
         if words else []
-    found = contradiction(fact, index.sentences[aligned], response)
+    found = contradiction(fact, index.sentences[aligned], response, judged_stated=judged_stated)
     if found is not None:
         # a sentence that holds every word of the fact and states it as the fact does: the
         # fact is stated, as where the aligned sentence holds them all (alignment breaks ties

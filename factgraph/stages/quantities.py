@@ -130,11 +130,12 @@ def _in_years(value: float, unit: str) -> tuple[float, str]:
 
 
 @lru_cache(maxsize=4096)  # a response's quantities meet each fact's: the same pairs recur
-def equal_quantities(a: float, ua: str, b: float, ub: str) -> bool | None:
+def equal_quantities(a: float, ua: str, b: float, ub: str, tolerance: float = 0.01
+                     ) -> bool | None:
     """True / False when ``a ua`` and ``b ub`` are quantities of one dimension (equal within
-    1%: "2 hours" / "120 minutes", "-10 degc" / "14 degf"; sizes of data with either prefix
-    base), None when they cannot be compared (a word that is no unit, two dimensions, a
-    count)."""
+    ``tolerance``, 1%: "2 hours" / "120 minutes", "-10 degc" / "14 degf"; sizes of data with
+    either prefix base), None when they cannot be compared (a word that is no unit, two
+    dimensions, a count)."""
     data = _same_data_size(a, ua, b, ub)
     if data is not None:
         return data
@@ -146,7 +147,8 @@ def equal_quantities(a: float, ua: str, b: float, ub: str) -> bool | None:
         qb = reg.Quantity(b, PINT_UNITS.get(ub, ub))
         if qa.dimensionality != qb.dimensionality or qa.dimensionless:
             return None
-        return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= 0.01 * abs(qb.magnitude))
+        return bool(abs(qa.to(qb.units).magnitude - qb.magnitude) <= tolerance * abs(
+            qb.magnitude))
     except Exception:  # pint raises many kinds of errors for words that are not units
         return None
 

@@ -185,9 +185,10 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     evidence = [fact_evidence(f.text, index, distinct=distinct) for f in facts]
     probs = calibration.probability(np.array([feature_vector(ev, calibration.features)
                                               for ev in evidence]))
-    found = [find_conflict(f.text, index, ev.sentence, inp.response)
+    found = [find_conflict(f.text, index, ev.sentence, inp.response,
+                           judged_stated=bool(p >= options.coverage_cutoff))
              if options.contradiction_check else None
-             for f, ev in zip(facts, evidence, strict=True)]
+             for f, ev, p in zip(facts, evidence, probs, strict=True)]
     conflicts = [x[1] if x is not None else None for x in found]
     model = _model_verdicts(session, options, index, facts, evidence, probs, conflicts)
     clauses = _clause_probabilities(facts, index, calibration, options.partial_credit_words) \

@@ -18,6 +18,9 @@ SLOT_REST_SHARE = 0.66  # the other value sits in the fact's own slot: one parap
 # another value in the fact's unit, where the response never states the fact's: the rest of
 # the fact may be paraphrased more (the topic left unsaid, other words)
 UNSTATED_UNIT_SHARE = 0.55
+# ... and where the coverage judge reads the sentence as stating the fact (its P at or above
+# the cut-off), the judge's words, bigrams and embedding already say the sentence is about it
+JUDGED_STATED_SHARE = 0.5
 
 
 NEGATORS = frozenset({"not", "no", "never", "n't", "without", "none", "nobody", "nothing",

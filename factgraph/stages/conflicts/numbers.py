@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
+    JUDGED_STATED_SHARE,
     REST_SHARE,
     SLOT_REST_SHARE,
     TOKEN,
@@ -232,10 +233,12 @@ def _same_count(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
     return abs(va - vb) <= 0.01 * abs(vb)
 
 
-def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | None:
-    """True / False when pint reads both as quantities of one dimension (equal within 1%), or
-    both are counts with a magnitude (:func:`_same_count`); True for a decade and a year of it
-    (a year outside it may date another event: None); None when it cannot compare them."""
+def _same_quantity(a: str, ua: str | None, b: str, ub: str | None, tolerance: float = 0.01
+                   ) -> bool | None:
+    """True / False when pint reads both as quantities of one dimension (equal within
+    ``tolerance``), or both are counts with a magnitude (:func:`_same_count`); True for a
+    decade and a year of it (a year outside it may date another event: None); None when it
+    cannot compare them."""
     if _year_in_decade(a, ua, b, ub) or _year_in_century(a, ua, b, ub):
         return True
     count = _same_count(a, ua, b, ub)
@@ -246,7 +249,12 @@ def _same_quantity(a: str, ua: str | None, b: str, ub: str | None) -> bool | Non
     fa, fb = _as_float(a), _as_float(b)
     if fa is None or fb is None:  # "2.15.0": a version, no quantity
         return None
-    return equal_quantities(fa, ua, fb, ub)
+    return equal_quantities(fa, ua, fb, ub, tolerance)
+
+
+# one quantity the same text gives in two units rounds one of them ("about 12 metres (40
+# feet)": 39.4 feet)
+ROUNDED_CONVERSION = 0.05
 
 
 # a number given as a round figure or a bound: another within 10% of it says no other thing
@@ -480,7 +488,8 @@ _LOWER_AFTER = re.compile(r"more|above|over|higher|greater|up", re.I)
 def _bounds(text: str) -> dict[str, str]:
     """Each number of ``text`` given as a bound, and which ("upper" / "lower")."""
     out = {}
-    for m in _BOUNDED.finditer(_number_text(text)):
+    # "more than ten times": a number word bounded too
+    for m in _BOUNDED.finditer(number_words_as_digits(_number_text(text))):
         if m.group(2):
             out[m.group(2).replace(",", "")] = "upper"
         elif m.group(4):
@@ -507,10 +516,21 @@ def _within_bound(n: str, unit: str | None, m: str, unit_m: str | None,
     return y <= x if fact_bounds[n] == "upper" else y >= x
 
 
+def _range_end_bounded(n: str, m: str, fact_ranges: list[tuple[float, float]],
+                       sentence_bounds: dict[str, str]) -> bool:
+    """Whether the fact's ``n`` ends a range it states and the sentence bounds ``m`` on that
+    side: two maxima (or minima), which differ ("between one and three times the deposit" /
+    "up to ten times the deposit"), not a value and a bound that keeps it."""
+    x = _as_float(n)
+    side = sentence_bounds.get(m)
+    return x is not None and side is not None and any(
+        x == (hi if side == "upper" else lo) for lo, hi in fact_ranges)
+
+
 def _hedged(text: str) -> set[str]:
     """The numbers of ``text`` given as round figures or bounds (:data:`_HEDGE`)."""
     return {(m.group(1) or m.group(2)).replace(",", "")
-            for m in _HEDGE.finditer(_number_text(text))}
+            for m in _HEDGE.finditer(number_words_as_digits(_number_text(text)))}
 
 
 def _remainder_of(n: str, unit: str | None, fact: str, sentence: str,
@@ -579,7 +599,8 @@ def _close(a: str, b: str) -> bool:
 
 def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                     fact_stems: list[str], sentence_stems: set[str], aligned: bool = True,
-                    referred: frozenset[str] = frozenset()) -> Conflict | None:
+                    referred: frozenset[str] = frozenset(), judged_stated: bool = False
+                    ) -> Conflict | None:
     """Another number in the slot of a number of the fact (module docstring);
     ``response_words`` are the numbers the whole response states (:func:`stated_numbers`);
     ``referred``, the fact's words a pronoun opening the sentence stands for ("It also comes
@@ -623,12 +644,18 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             share, size = rest_share(fact_stems, {n, "age", "year", "old"}, sentence_stems)
             if size >= 1 and share == 1.0:
                 return Conflict("number", f"{n} (age)", f"{m} (age)")
+    fact_units = {stem(u) for _, u in fact_slots if u}
     for n, unit in fact_slots:  # the same number in another unit: "500 km" / "500 miles"
         units_here = [u for m, u in sent_slots if m == n]
         if unit and units_here and all(_same_quantity(n, unit, n, u) is False
                                        for u in units_here):
             share, size = rest_share(fact_stems, {n, stem(unit)}, sentence_stems)
-            if size >= 2 and share >= SLOT_REST_SHARE:
+            # where the judge reads the sentence as stating the fact, half of the rest is
+            # enough, unless the other unit is one the fact gives another number in ("capped
+            # at 12 weeks, reached after 12 years" / "a maximum of 12 weeks")
+            need = JUDGED_STATED_SHARE if judged_stated and not any(
+                stem(u) in fact_units for u in units_here if u) else SLOT_REST_SHARE
+            if size >= 2 and share >= need:
                 return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
     fact_per, sentence_per = _per_units(fact), _per_units(sentence)
     fact_bounds, sentence_bounds = _bounds(fact), _bounds(sentence)
@@ -643,7 +670,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         if _designation_left_out(n, fact, sentence) or _year_counted_from(n, sentence) or \
                 _remainder_of(n, unit, fact, sentence, sent_slots):
             continue
-        if unit and any(x != n and _same_quantity(n, unit, x, u) and x in sentence_numbers
+        if unit and any(x != n and _same_quantity(n, unit, x, u, ROUNDED_CONVERSION)
+                        and x in sentence_numbers
                         for x, u in fact_slots):
             continue  # "256 bits, or 32 bytes": the sentence gives it in the other unit
         # the fact's value nowhere in the response, and the sentence gives one value in its
@@ -667,7 +695,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             if fact_per.get(n, "") != sentence_per.get(m, "") and n in fact_per and \
                     m in sentence_per:
                 continue  # rates per other units ("11 × 10^9 per litre" / "11,000 per µl")
-            if _within_bound(n, unit, m, unit_m, fact_bounds, sentence_bounds):
+            if _within_bound(n, unit, m, unit_m, fact_bounds, sentence_bounds) and not \
+                    _range_end_bounded(n, m, fact_ranges, sentence_bounds):
                 continue  # "about 0.7%" / "less than 1%"
             if _in_a_range(n, sentence_ranges) or _in_a_range(m, fact_ranges):
                 continue  # "55 metres" / "between 50 and 60 metres"
@@ -711,8 +740,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # ... and the other value in that unit, no ordinal ("the 35th minute": a point)
             unstated_same_unit = unstated and unit_m is not None and \
                 stem(unit_m) == stem(unit or "") and not _written_as_ordinal(m, sentence)
-            need = UNSTATED_UNIT_SHARE if unstated_same_unit else \
-                SLOT_REST_SHARE if same_slot else REST_SHARE
+            need = (JUDGED_STATED_SHARE if judged_stated else UNSTATED_UNIT_SHARE) \
+                if unstated_same_unit else SLOT_REST_SHARE if same_slot else REST_SHARE
             # a fact of two content words: both there, and the other number in the same slot
             # ("Turnout was 62%" / "Turnout was 48%"; not "Michael is 33" / "Michael has
             # spent 7,500")
