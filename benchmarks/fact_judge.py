@@ -45,7 +45,6 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -237,17 +236,12 @@ def conflicts(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> np.ndar
     return np.where(p >= cutoff, d["conflict_stated"], d["conflict"])
 
 
-@lru_cache(maxsize=1)
-def _shipped_calibration() -> Calibration:
-    return load_calibration()
-
-
 def judged_conflict(fact: str, index: ResponseIndex, ev: FactEvidence, response: str,
                     calibration: Calibration | None = None) -> bool:
     """``find_conflict`` as the evidence judge asks it: the sentence read as stating the fact
     where the calibration's P of this evidence reaches its cut-off (the shipped one by
     default)."""
-    cal = calibration or _shipped_calibration()
+    cal = calibration or load_calibration()  # cached: read once
     p = float(cal.probability(np.array([feature_vector(ev, cal.features)]))[0])
     return find_conflict(fact, index, ev.sentence, response,
                          judged_stated=p >= cal.cutoff) is not None

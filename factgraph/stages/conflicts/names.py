@@ -206,6 +206,8 @@ def _demonym_like(word: str) -> bool:
     """Whether a lower-cased name reads as a people's word ("italian", "british", "french",
     "chinese", "greek"): it names who, not which one."""
     return word in _DEMONYMS or _DEMONYM.search(word) is not None
+
+
 # capitalised words with "of" / "for" / "and" / "the" between: one name
 _TITLED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|for|and|the)\s+)*[A-Z][a-z]+)+")
 
@@ -214,7 +216,10 @@ def _initials_of(run: str) -> str:
     """The lower-cased initials of a name's capitalised words ("International Chamber of
     Commerce" -> "icc")."""
     return "".join(w[0] for w in run.split() if w[0].isupper()).lower()
-_MARK = re.compile(r"[,;:!?()\[\]|—–\"“”]")  # a full stop inside a sentence is an abbreviation's
+
+
+# a mark no neighbour reaches across (a full stop inside a sentence is an abbreviation's)
+_MARK = re.compile(r"[,;:!?()\[\]|—–\"“”]")
 
 
 def _slot_tokens(text: str, articles: bool = False) -> list[str]:
@@ -362,14 +367,17 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     fact_runs, sentence_runs = _name_runs(fact), _name_runs(sentence)
     # the capitalised words the fact opens with, unless it opens with an article ("The
     # Keating government" names Keating)
-    opening = re.match(r"\W*((?:[A-Z]\w*\s*)*)", fact)
-    opening_run = set() if opening is None or opening.group(1).split()[:1] in (
-        ["The"], ["A"], ["An"]) else {w.lower() for w in opening.group(1).split()}
+    fact_opening = re.match(r"\W*((?:[A-Z]\w*\s*)*)", fact)
+    opening_run = set() if fact_opening is None or fact_opening.group(1).split()[:1] in (
+        ["The"], ["A"], ["An"]) else {w.lower() for w in fact_opening.group(1).split()}
     for n in here:  # the other name stands where the fact's name stands
         run = next((r for r in fact_runs if n in r), [])
         if n in common_words and len(run) > 1:
             continue  # "Bridge" of "Golden Gate Bridge", where the response says "the bridge"
         around = {(d, w) for d, w in _neighbours(fact_slots, n) if w.isalpha()}
+        # the fact's neighbours it writes with a possessive between ("Ethiopia's Tesfaye")
+        possessive = {(d, w) for d, w in around if not _written_next(fact_lower, n, w, d)
+                      and _written_next(fact_lower, n, w, d, possessive=True)}
         # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
         # ("Glen Higgs" / "Vandermeer Higgs": a relative shares a surname) only where the
         # response never names the fact's one
@@ -412,9 +420,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             # "Washington's Cascade" no "Washington Cascade")
             shared = {(d, w) for d, w in around & _neighbours(sentence_slots, m)
                       if w not in fact_capitals or _written_next(
-                          sentence_lower, m, w, d, possessive=not _written_next(
-                              fact_lower, n, w, d) and _written_next(fact_lower, n, w, d,
-                                                                     possessive=True))}
+                          sentence_lower, m, w, d, possessive=(d, w) in possessive)}
             if in_name & shared and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
             # half the rest, where the judge reads the sentence as stating the fact, with a

@@ -90,12 +90,6 @@ def _between_text(fact: str, a: str, b: str) -> str:
     return text[lo:hi]
 
 
-def _nearest(seq: list[tuple[str, str]], at: int, side: int) -> str | None:
-    """The content word next to the value at ``at`` on ``side``, where one is."""
-    j = at + side
-    return seq[j][1] if 0 <= j < len(seq) and seq[j][0] == "word" else None
-
-
 def swap_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stems: set[str]
                   ) -> Conflict | None:
     """Two values of ``fact`` that ``sentence`` states in each other's slots (module
@@ -118,13 +112,13 @@ def swap_conflict(fact: str, sentence: str, fact_stems: list[str], sentence_stem
             continue  # a number against a year or a name fills another kind of slot
         crossed, back, kept = None, False, False
         for side in (-1, 1):
-            near_x = _neighbours(fact_seq, in_fact[x], side)
-            fx, fy = set(near_x), set(_neighbours(fact_seq, in_fact[y], side))
-            sx, sy = (set(_neighbours(said_seq, in_sentence[v], side)) for v in (x, y))
-            kept = kept or any(
-                _nearest(fact_seq, in_fact[v], side) == _nearest(said_seq, in_sentence[v], side)
-                is not None and _nearest(fact_seq, in_fact[v], side) not in other
-                for v, other in ((x, fy), (y, fx)))
+            near_x, near_y = (_neighbours(fact_seq, in_fact[v], side) for v in (x, y))
+            said_x, said_y = (_neighbours(said_seq, in_sentence[v], side) for v in (x, y))
+            fx, fy, sx, sy = set(near_x), set(near_y), set(said_x), set(said_y)
+            # a value keeps the word next to it, one the other value's side lacks
+            kept = kept or any(before[:1] == after[:1] != [] and before[0] not in other
+                               for before, after, other in ((near_x, said_x, fy),
+                                                            (near_y, said_y, fx)))
             fx, fy, sx, sy = fx - fy, fy - fx, sx - sy, sy - sx
             if crossed is None and fx & sy:
                 crossed = next(w for w in near_x if w in fx & sy)  # the nearest
