@@ -1,11 +1,11 @@
 """Benchmark: facts of long answers of other kinds, labelled by hand, wrong facts included.
 
-REALSumm (news summaries) is the dev set the evidence judge was first fitted on. These eight
+REALSumm (news summaries) is the dev set the evidence judge was first fitted on. These nine
 sets are long answers to questions, each item with 10-13 key facts and four answers as four
 assistants might write them (thorough, partial, terse, and one that states one or two facts
 wrongly), every fact labelled present / not present by hand and the wrongly stated ones listed
 with the answer's sentence. Each set was written by an agent that never saw the code
-(``data/fact_labels_other_kinds.jsonl``, ``…_2.jsonl`` … ``…_5.jsonl``, with
+(``data/fact_labels_other_kinds.jsonl``, ``…_2.jsonl`` … ``…_9.jsonl``, with
 ``….contradicted.json``). Sets 1-3 cover sixteen kinds of question (medicine, law, software,
 history, science, personal finance, a biography, travel, sports rules, cooking, the
 environment, a product comparison, a government process, biology, astronomy, economics); sets 4
@@ -24,9 +24,12 @@ of other systems; set 8, written after set 7's rules, fourteen more (a bridge, a
 opening, a volcano, indigo dyeing, railway signalling, a photography rule, a shipwreck, a
 museum heist, flamenco, a first ascent, EUV lithography, a wine region, a theorem's history,
 a writing system), its wrong facts as models make them (a role swapped, a time scale, a
-direction in other words, a wrong cause). Each set was measured once as written before any
+direction in other words, a wrong cause); set 9, written after set 8's rules, fourteen more
+(a canal, a meteor, an opera's premiere, a famine, an election system, a cheese, a marathon
+record, a radio telescope, a spreadsheet function, a treaty, a hardness scale, a currency
+change, a sea battle, a lighthouse). Each set was measured once as written before any
 rule was written for it (README); the rules for its false alarms came after. The
-calibration is fitted on sets 1-5 (``benchmarks.fact_judge``); sets 6, 7 and 8 stay out of
+calibration is fitted on sets 1-5 (``benchmarks.fact_judge``); sets 6-9 stay out of
 the fit, so their κ here is held out for the calibration.
 
 Per set it prints the judge's agreement with the labels (Cohen's κ, precision and recall of
@@ -34,9 +37,13 @@ Per set it prints the judge's agreement with the labels (Cohen's κ, precision a
 fact (≥ 0.3, and at its best cut-off on these rows: optimistic), and the wrong facts: how many
 of those the people listed are shown contradicted, how many still counted covered, how many
 other facts are shown contradicted (false alarms), and how many of the answers with no wrong
-fact have any fact shown contradicted (the issue's bar: at most 1 in 20).
+fact have any fact shown contradicted (the issue's bar: at most 1 in 20). Then changed
+answers built from these sets as ``benchmarks.fact_judge`` builds them from RAGChecker's and
+REALSumm's: each fact labelled present in an answer with no wrong fact, changed once in the
+sentence that states it (a number, a year, a name, an antonym or "not"), and how many of the
+changes are shown contradicted (the bar: 8 in 10).
 
-    python -m benchmarks.long_answer_facts [--set 1|2|3|4|5|6|7|8|all]
+    python -m benchmarks.long_answer_facts [--set 1|2|3|4|5|6|7|8|9|all]
     python -m benchmarks.long_answer_facts --set 7 --judge e2e-evidence-cascade \
         --model openai:qwen-coder-1.5b@http://127.0.0.1:8716/v1
 """
@@ -51,7 +58,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = {"1": "fact_labels_other_kinds", **{str(k): f"fact_labels_other_kinds_{k}"
-                                            for k in range(2, 9)}}
+                                            for k in range(2, 10)}}
 
 
 def judge_set(stem: str, judge: str = "e2e-evidence", backends: Any = None) -> dict[str, Any]:
@@ -70,6 +77,7 @@ def judge_set(stem: str, judge: str = "e2e-evidence", backends: Any = None) -> d
     judged: list[bool] = []  # judged present: covered, not shown contradicted
     shares: list[float] = []
     caught = still_covered = alarms = answers_alarmed = clean_answers = 0
+    trials: dict[str, list[int]] = {}
     for row in rows:
         facts = [scu["text"] for scu in row["scus"]]
         ev = factgraph.evaluate(row.get("query") or "", row["summary"], facts=facts,
@@ -95,6 +103,8 @@ def judge_set(stem: str, judge: str = "e2e-evidence", backends: Any = None) -> d
         if not has_wrong:
             clean_answers += 1
             answers_alarmed += alarmed
+            for kind, hit in changed_answer_trials(row):
+                trials.setdefault(kind, []).append(hit)
 
     def agreement(pred: list[bool]) -> tuple[float, float, float]:
         """κ, precision and recall of "missing", as `factgraph meta-eval facts` computes them."""
@@ -109,7 +119,22 @@ def judge_set(stem: str, judge: str = "e2e-evidence", backends: Any = None) -> d
             f"word share ≥ {best} (optimistic)": agreement([s >= best for s in shares]),
             "wrong": len(wrong),
             "caught": caught, "still_covered": still_covered, "alarms": alarms,
-            "answers_alarmed": answers_alarmed, "clean_answers": clean_answers}
+            "answers_alarmed": answers_alarmed, "clean_answers": clean_answers,
+            "changed": {k: {"n": len(v), "detected": sum(v)} for k, v in sorted(trials.items())}}
+
+
+def changed_answer_trials(row: dict[str, Any]) -> list[tuple[str, int]]:
+    """(kind, detected) for each fact labelled present in an answer with no wrong fact, each
+    changed once in the sentence that states it (one number, year, name, antonym or "not";
+    the changes and the check of ``benchmarks.fact_judge``'s changed answers: the cheap
+    judge's P, no model); the robustness rows left out."""
+    from benchmarks.fact_judge import ROBUSTNESS, changed_trials
+    from factgraph.stages.text_units import split_sentences
+
+    sentences = split_sentences(row["summary"], min_content_words=1)
+    return [(kind, int(hit)) for scu in row["scus"] if scu["present"]
+            for kind, _, hit in changed_trials(scu["text"], sentences, row["summary"])
+            if kind not in ROBUSTNESS]
 
 
 def table(name: str, r: dict[str, Any], judge: str = "e2e-evidence") -> str:
@@ -124,6 +149,12 @@ def table(name: str, r: dict[str, Any], judge: str = "e2e-evidence") -> str:
                  f"{r['still_covered']} still counted covered; other facts shown contradicted: "
                  f"{r['alarms']}; answers with no wrong fact alarmed: {r['answers_alarmed']} of "
                  f"{r['clean_answers']}")
+    changed = r["changed"]
+    n, hit = sum(v["n"] for v in changed.values()), sum(v["detected"] for v in changed.values())
+    per_kind = ", ".join(f"{k} {v['detected']}/{v['n']}" for k, v in changed.items())
+    lines.append(f"changed answers (one fact's number, year, name, antonym or negation changed "
+                 f"in its sentence; no model): {hit} of {n} shown contradicted"
+                 f"{f' ({hit / n:.0%})' if n else ''}: {per_kind}")
     return "\n".join(lines)
 
 

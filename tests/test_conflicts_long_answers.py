@@ -604,3 +604,84 @@ def test_a_text_lower_cased_whole_keeps_its_names() -> None:
                 "former sunderland defender danny Vandermeer has described a speech ."]
     found = _conflict(fact, response)
     assert found is not None and found[1].slot == "name", found
+
+
+# Set 9's faithful answers (written after set 8's rules, measured once as written) and the
+# changed answers of the long-answer sets: each pair below was read wrong before its rule.
+@pytest.mark.parametrize(("fact", "response"), [
+    # both sides deny the same thing; the sentence only leaves the count's unit out
+    ("The British lost no ships, while the Franco-Spanish fleet lost 22 ships.",
+     ["The British lost no ships, while the combined fleet lost 22, and Villeneuve was taken "
+      "prisoner."]),
+    # one country by another of its names
+    ("The UK switched to decimal currency on 15 February 1971, known as Decimal Day.",
+     ["Britain switched to decimal currency on 15 February 1971, replacing the old system of "
+      "240 pence to the pound with 100 new pence to the pound."]),
+    # a number of the fact missing where the sentence gives others: another one's numbers
+    ("A British fleet of 27 ships of the line defeated a combined French and Spanish fleet of "
+     "33 ships of the line.",
+     ["Combined fleet: 33 ships of the line, 18 French and 15 Spanish, under the French "
+      "Vice-Admiral Pierre-Charles Villeneuve."]),
+    # a people's word against someone's own
+    ("A British fleet of 27 ships of the line defeated a combined French and Spanish fleet of "
+     "33 ships of the line.",
+     ["Nelson's fleet was outnumbered, with 27 ships of the line against 33, but better-trained "
+      "British crews had the edge."]),
+    # a year before a noun dates that thing
+    ("The Arecibo telescope was completed in 1963.",
+     ["Arecibo was a 305-metre radio telescope in Puerto Rico, famous for the 1974 Arecibo "
+      "message to the star cluster M13."]),
+    # the denial is of another one, in its own part of the sentence
+    ("XLOOKUP takes separate lookup and return arrays, so it can return values from columns to "
+     "the left of the lookup column.",
+     ["VLOOKUP searches only the first column of a table and can't return values to its left; "
+      "XLOOKUP uses separate lookup and return ranges, so it can look either way."]),
+])
+def test_set_9_faithful_sentences_are_no_contradiction(fact: str, response: list[str]) -> None:
+    assert _conflict(fact, response) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    # one end of a range changed, the other kept: the kept end marks the slot
+    ("FICO scores range from 300 to 850.",
+     "In the US, the most widely used score is FICO, which runs from 603 to 850.", "number"),
+    # "An" of a title is no part of another name ("Vandermeer" holds "an")
+    ("George Berkeley answered no in An Essay towards a New Theory of Vision, published in "
+     "1709.", "In An Essay towards a New Theory of Vision (1709), George Vandermeer also "
+     "answered no.", "name"),
+    # "-born" is no alias ("Spanish-born Pope Vandermeer VI" gives no other name of the Pope)
+    ("Pope Alexander VI issued the bull Inter caetera.",
+     "Ferdinand and Isabella turned to the Spanish-born Pope Vandermeer VI, who issued the bull "
+     "Inter caetera in 1493.", "name"),
+    # a direction inside a hyphened word (set 9's wrong fact: "north-west" for "south-west")
+    ("The Battle of Trafalgar took place off Cape Trafalgar on the south-west coast of Spain.",
+     "The Battle of Trafalgar was fought on 21 October 1805 off Cape Trafalgar, on the "
+     "north-west coast of Spain.", "direction"),
+    # what the rules above must not lose
+    ("The UK banned it in 1920.", "France banned it in 1920.", "name"),
+    ("The Spanish fleet sailed in 1588.", "The French fleet sailed in 1588.", "name"),
+    ("The Arecibo telescope was completed in 1963.",
+     "The Arecibo telescope was completed in 1974.", "number"),
+    ("XLOOKUP can return values to the left.",
+     "XLOOKUP can't return values to the left; VLOOKUP can.", "negation"),
+])
+def test_set_9_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == slot, found
+
+
+def test_a_range_inside_the_fact_s_range_with_both_ends_changed_is_no_conflict() -> None:
+    assert contradiction("The geyser erupts every 5 to 10 minutes.",
+                         "The geyser erupts every 6 to 8 minutes.", "x") is None
+
+
+def test_a_first_name_changed_where_the_rest_of_the_fact_stands_is_wrong() -> None:
+    # the response names Pierre elsewhere; the sentence the judge reads as stating the fact
+    # holds every other word of it, so the first name beside "Curie" is another man's
+    fact = "She married Pierre Curie in 1895."
+    said = "There she met Vandermeer Curie, whom she married in 1895."
+    response = f"She worked with her husband, Pierre, on radium. {said}"
+    found = contradiction(fact, said, response, judged_stated=True)
+    assert found is not None and found.slot == "name", found
+    # not where the judge does not read it as stating the fact
+    assert contradiction(fact, said, response) is None

@@ -84,7 +84,7 @@ from factgraph.stages.conflicts.numbers import (
     stated_numbers,
 )
 from factgraph.stages.conflicts.swaps import swap_conflict
-from factgraph.stages.context_facts import fold_accents, stem
+from factgraph.stages.context_facts import STOPWORDS, fold_accents, stem
 from factgraph.stages.fact_evidence import ResponseIndex, stems
 from factgraph.stages.quantities import MEASURE_UNITS
 from factgraph.stages.text_units import FINITE_VERB, split_facts
@@ -200,6 +200,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True,
         # ... and the other way round: a word the sentence negates inside the fact's own
         # denial ("took the photographs of Tenzing, so no photograph exists of Hillary on the
         # summit" / "so no summit photo of Hillary exists")
+        if found is not None and _denial_of_another(fact, clause.text):
+            found = None
         if found is not None and not (found.fact_value == "not" and set(
                 w for w in negated_words(fact) if w) <= set(negated_words(sentence))) and not (
                 found.response_value == "not" and _negators(sentence) == _negators(fact)
@@ -229,6 +231,32 @@ def lowercase_words(response: str) -> frozenset[str]:
     if sum(c.isupper() for c in openings) * 2 < len(openings):
         return frozenset()
     return frozenset(re.findall(r"\b[a-z]{2,}\b", fold_accents(response)))
+
+
+# a word written as a name inside a sentence: capitalised after its first word, or in code
+# ("VLOOKUP", "iOS")
+_NAME_WORD = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*|\b[A-Za-z]*[A-Z][a-z]*[A-Z][\w-]*")
+
+
+def _denial_of_another(fact: str, clause: str) -> bool:
+    """Whether the clause's negator stands in a part (cut at ";") that names someone or
+    something the fact does not and none of the fact's names, with another part naming one of
+    the fact's: the denial is of that other one ("VLOOKUP … can't return values to its left;
+    XLOOKUP uses separate lookup" against "XLOOKUP … can return values from columns to the
+    left")."""
+    parts = clause.split(";")
+    if len(parts) < 2:
+        return False
+    fact_words = {w.lower() for w in re.findall(r"[\w'’-]+", fact)}
+    fact_names = {w.lower() for w in _NAME_WORD.findall(f" {fact}")} - STOPWORDS
+
+    def names_in(part: str) -> set[str]:
+        return {w.lower() for w in _NAME_WORD.findall(f" {part.strip()}")} - STOPWORDS
+
+    denying = [p for p in parts if negated_words(p)]
+    return len(denying) == 1 and bool(names_in(denying[0]) - fact_words) and not \
+        names_in(denying[0]) & fact_names and any(names_in(p) & fact_names for p in parts
+                                                  if p is not denying[0])
 
 
 _DENIAL = re.compile(r"\b(?:no|not|never|none|without)\b[^.;:,()]*", re.I)
@@ -316,6 +344,9 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str,
             continue
         if conflict.response_value.split()[0].lower() in fact_words:
             continue  # the whole fact says it too ("met in May 1789, first since 1614")
+        if conflict.slot == "negation" and _denial_of_another(
+                fact, aligned_clause(stems(fact), index.sentences[aligned]).text):
+            continue  # the sentence denies it of another one the fact does not name
         if conflict.slot == "negation" and conflict.response_value == "not" and \
                 NEGATORS & set(tokens(fact)):
             # the sentence's denial may be the one the fact's other clause says ("took the

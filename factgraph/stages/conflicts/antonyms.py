@@ -340,7 +340,10 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
             # an ordinal word is read in digits after "the" ("the fourth" -> "4th")
             written = {str(ORDINAL_VALUES[t]), ordinal(ORDINAL_VALUES[t])} \
                 if t in ORDINAL_VALUES else set()
-            share, size = rest_share(fact_stems, {stem(t)} | turned | written, sentence_stems)
+            # a hyphened word holding it is the slot too ("south-west": stem "southwest")
+            joined = {t + x for x in fact_tokens} | {x + t for x in fact_tokens}
+            share, size = rest_share(fact_stems, {stem(t)} | turned | written | (
+                joined & set(fact_stems)), sentence_stems)
             same_set = _SET_OF.get(t)
             slot = same_set if same_set and same_set == _SET_OF.get(hit[0]) else "antonym"
             # a fact of two content words ("The soup was hot" / "The soup was cold") turns on

@@ -297,7 +297,9 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         return n in spelled_out or any(
             re.search(rf"\b{re.escape(a)}(?:s|es)?\b", text)
             for a in next((g for g in alternatives if n in g), {n})) or (n in alone and any(
-                same_place(n, w) for w in re.findall(r"[a-z]{4,}", text)))
+                same_place(n, w) for w in re.findall(r"[a-z]{4,}", text))) or any(
+            n in names and any(re.search(rf"\b{x}\b", text) for x in names)
+            for names in _ONE_COUNTRY)  # "the UK" / "Britain"
 
     sentence_lower = sentence.lower()
     sentence_names = _names(sentence, first=True)
@@ -341,7 +343,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     others = [m for m in sentence_names if m not in fact_names and m not in short
               and not (m == opening and m in common_words)
               and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
-                                                 or short_form(m, f) for f in fact_names)
+                                                 or short_form(m, f) for f in fact_names
+                                                 if f not in _ARTICLES)  # "An Essay" / "Vandermeer"
               and not _longer_acronym(m, inner, sentence)]
     # another name of the same one: a birth or former name ("Born Augusta Ada Byron, she …"),
     # or a peer's title where the fact names the person ("Lady Byron" / "Annabella Milbanke");
@@ -349,6 +352,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     aliases = _aliases(sentence, fact)
     others = [m for m in others if m not in aliases]
     if not others:
+        return None
+    # a number of the fact missing where the sentence gives another: the sentence speaks of
+    # another one ("A British fleet of 27 ships … a combined fleet of 33" / "Combined fleet:
+    # 33 ships of the line, 18 French and 15 Spanish")
+    fact_numbers, sentence_numbers = ({t.replace(",", "") for t in tokens(x) if t[:1].isdigit()}
+                                      for x in (fact, sentence))
+    if fact_numbers - sentence_numbers and sentence_numbers - fact_numbers:
         return None
     nowhere = [n for n in here if not stated(n, response_lower)]
     # a possessive's "s" is no neighbour ("Europe's search" / "Vandermeer's search")
@@ -381,10 +391,13 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         # the other name inside the fact's own: "Drew Miller" / "Drew Vandermeer"; after it
         # ("Glen Higgs" / "Vandermeer Higgs": a relative shares a surname) only where the
         # response never names the fact's one
-        in_name = {(d, w) for d, w in around if w in fact_capitals
-                   and (d < 0 or n in nowhere)}
         drop = {stem(w) for w in content_words(n)}  # the slot, not every name
         share, size = rest_share(fact_stems, drop, sentence_stems)
+        # ... or where the judge reads the sentence as stating the fact and every other word
+        # of it stands ("married the physicist Pierre Curie in 1895" / "met Vandermeer Curie,
+        # whom she married in 1895")
+        in_name = {(d, w) for d, w in around if w in fact_capitals
+                   and (d < 0 or n in nowhere or (judged_stated and share == 1.0))}
         # a name changed whole ("Jane Austen" / "Charlotte Bronte") leaves the rest of the
         # fact without its other words: the slot is the whole name where another name of
         # two words or more, none of the fact's, stands in the sentence
@@ -451,6 +464,10 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
                 # "Jonathan Haagensen is an actor" / "a Brazilian actor"); inside a longer name
                 # it names one ("the European Space Agency" / "NASA")
                 continue
+            if _demonym_like(n) and not _demonym_like(m) and re.search(
+                    rf"\b{re.escape(m)}['’]s\b", sentence_lower):
+                continue  # a people's word against someone's own ("the Spanish fleet" /
+                # "Nelson's fleet"): whose, not which people's
             if n in nowhere or (aligned and any(
                     w not in STOPWORDS and w not in FUNCTION_WORDS and w not in fact_capitals
                     and w.isalpha() and len(w) >= 3 for _, w in shared)):
@@ -463,8 +480,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
 _SUBTITLE = re.compile(r"\b([A-Z][\w'’-]*)\s*[;,]\s*or,?\s+((?:[A-Z][\w'’-]*\s*)+)")
 
 
-# a name given as another name of the one the sentence speaks of
-_ALIAS = re.compile(r"\b(?i:born|n[ée]e|formerly|originally|maiden\s+name|real\s+name|"
+# a name given as another name of the one the sentence speaks of (not "Spanish-born Pope X")
+_ALIAS = re.compile(r"(?<![\w-])(?i:born|n[ée]e|formerly|originally|maiden\s+name|real\s+name|"
                     r"birth\s+name|known\s+as|nicknamed|also\s+called|a\.?k\.?a\.?)\s+"
                     r"((?:[A-Z][\w'’-]*\s*)+)")
 # an alternative in brackets is another case ("source .venv/bin/activate (or
@@ -556,17 +573,24 @@ _IRREGULAR_DEMONYMS: dict[str, frozenset[str]] = {
 }
 
 
+# one country by its other common names, each a word ("the UK" / "Britain")
+_ONE_COUNTRY = (frozenset({"uk", "britain"}), frozenset({"us", "usa", "america"}),
+                frozenset({"netherlands", "holland"}))
+
+
 def same_place(a: str, b: str) -> bool:
     """Whether two lower-case words name one place as the place and its people or language
     ("brazil" / "brazilian", "belgium" / "belgian", "germany" / "german", "japan" /
     "japanese"): one less a demonym ending is the other less a place ending, 4+ letters left
-    ("paul" / "paula" is no pair; "austria" / "australia" neither), or a pair of
-    :data:`_IRREGULAR_DEMONYMS` ("netherlands" / "dutch", "wales" / "welsh")."""
+    ("paul" / "paula" is no pair; "austria" / "australia" neither), a pair of
+    :data:`_IRREGULAR_DEMONYMS` ("netherlands" / "dutch", "wales" / "welsh"), or one country
+    by two of its names (:data:`_ONE_COUNTRY`: "uk" / "britain")."""
     def roots(w: str, endings: tuple[str, ...]) -> set[str]:
         return {w[: len(w) - len(e)] for e in endings
                 if w.endswith(e) and len(w) - len(e) >= 4}
 
-    if a == b or a in _IRREGULAR_DEMONYMS.get(b, ()) or b in _IRREGULAR_DEMONYMS.get(a, ()):
+    if a == b or a in _IRREGULAR_DEMONYMS.get(b, ()) or b in _IRREGULAR_DEMONYMS.get(a, ()) \
+            or any(a in names and b in names for names in _ONE_COUNTRY):
         return True
     return bool(roots(a, _DEMONYM_ENDINGS) & roots(b, _PLACE_ENDINGS)
                 or roots(b, _DEMONYM_ENDINGS) & roots(a, _PLACE_ENDINGS))

@@ -215,6 +215,8 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     in_fact, in_clause = negated_words(fact), negated_words(clause)
     if in_fact and in_clause:
         f, c = {w for w in in_fact if w}, {w for w in in_clause if w}
+        if f == c:  # both deny the same ("lost no ships, while … lost 22 ships" / "lost 22")
+            return None
         if f < c:
             in_fact, in_clause = [], sorted(c - f)
         elif c < f:

@@ -47,7 +47,7 @@ from factgraph.stages.date_forms import (
     ordinal,
     shown_time,
 )
-from factgraph.stages.fact_evidence import numbers
+from factgraph.stages.fact_evidence import numbers, stems
 from factgraph.stages.number_forms import (
     MAGNITUDE_MARKS,
     number_words_as_digits,
@@ -302,11 +302,15 @@ def _range_conflict(fact_ranges: list[tuple[float, float]],
                     sentence_stems: set[str]) -> Conflict | None:
     """One range each, of one kind (the same word after the upper end), that do not overlap,
     with the rest of the fact in the sentence: both ends changed at once ("7 to 10 days" / "2
-    to 3 days"), which the check of one number at a time reads as another time."""
+    to 3 days"), which the check of one number at a time reads as another time. Where one end
+    is the fact's and the other is not ("from 300 to 850" / "from 603 to 850"), the kept end
+    marks the slot: a word of the rest may be paraphrased (:data:`SLOT_REST_SHARE`); the other
+    end inside the fact's range reads as the same value otherwise."""
     if len(fact_ranges) != 1 or len(sentence_ranges) != 1:
         return None
     (lo, hi), (lo2, hi2) = fact_ranges[0], sentence_ranges[0]
-    if lo2 <= hi and lo <= hi2:
+    one_end = (lo == lo2) != (hi == hi2)
+    if lo2 <= hi and lo <= hi2 and not one_end:
         return None  # they overlap: a narrower or wider range says no other thing
 
     def unit_of(slots: list[tuple[str, str | None]], value: float) -> str | None:
@@ -317,7 +321,7 @@ def _range_conflict(fact_ranges: list[tuple[float, float]],
         return None
     ends = {x for x, _ in fact_slots if _as_float(x) in (lo, hi)}
     share, size = rest_share(fact_stems, ends, sentence_stems)
-    if size >= 2 and share >= REST_SHARE:
+    if size >= 2 and share >= (SLOT_REST_SHARE if one_end else REST_SHARE):
         return Conflict("number", _shown(f"{lo:g}–{hi:g}", unit), _shown(f"{lo2:g}–{hi2:g}", unit))
     return None
 
@@ -710,8 +714,11 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # counted word in common, not a measure ("7 years" / "20 years"), nor two years
             own_slot = any(not _is_measure(w) for _, w in shared) or (
                 same_slot and unit is not None and not _is_measure(unit))
-            same_slot = same_slot or (bool(YEAR.match(n)) and bool(YEAR.match(m))
-                                      and "decade" not in (unit, unit_m))
+            two_years = not same_slot and bool(YEAR.match(n)) and bool(YEAR.match(m)) \
+                and "decade" not in (unit, unit_m)
+            if two_years and _dates_other_thing(m, sentence, fact_stems):
+                continue  # "was completed in 1963" / "famous for the 1974 Arecibo message"
+            same_slot = same_slot or two_years
             same_kind = same_slot or \
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
                  and not {unit, unit_m} & _MEASURES
@@ -749,6 +756,18 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 slot = "time" if unit == unit_m == TIME_MARK else "number"  # "15:00 → 16:00"
                 return Conflict(slot, _shown(n, unit), _shown(m, unit_m))
     return None
+
+
+def _dates_other_thing(year: str, sentence: str, fact_stems: list[str]) -> bool:
+    """Whether ``year`` stands in ``sentence`` before a noun as its date ("the 1974 Arecibo
+    message", "his 1905 paper") with a word the fact does not hold: it dates that thing,
+    not the fact's event."""
+    m = re.search(rf"\b(?:the|a|an|its|his|her|their)\s+{re.escape(year)}\s+((?:[\w'’-]+\s*)"
+                  r"{1,3})", sentence, re.I)
+    if m is None:
+        return False
+    words = stems(re.split(r"[,;:.()]", m.group(1))[0])
+    return any(w not in fact_stems for w in words)
 
 
 # the present, where the fact is told in the past: a count then is of another time than the
