@@ -685,3 +685,59 @@ def test_a_first_name_changed_where_the_rest_of_the_fact_stands_is_wrong() -> No
     assert found is not None and found.slot == "name", found
     # not where the judge does not read it as stating the fact
     assert contradiction(fact, said, response) is None
+
+
+# Set 10 (written after set 9's rules, measured once as written): its faithful sentences read
+# wrong, and its wrong facts the rules could read
+@pytest.mark.parametrize(("fact", "response"), [
+    # a determiner opening a sentence is no name
+    ("Asian elm species such as the Siberian elm are generally more resistant to Dutch elm "
+     "disease than European and American elms.",
+     ["Some elms are faring better than others: Asian species such as the Siberian elm are "
+      "much more resistant, and breeders have crossed them with European elms."]),
+    # "receiving none" denies as "received no" does
+    ("The 'learner' in the Milgram experiment was an actor who received no real shocks.",
+     ["In Milgram's obedience study at Yale, volunteers were ordered to give what they believed "
+      "were increasingly painful electric shocks to a 'learner' who was really an actor "
+      "receiving none."]),
+    # the last one and the next one are two events
+    ("Halley's Comet last passed perihelion in February 1986.",
+     ["Its next perihelion is due in July 2061, which should give a much better show than its "
+      "dim last appearance."]),
+    # the sentence's year dates another word of the fact
+    ("Edmond Halley died in 1742, before the comet's predicted return.",
+     ["The English astronomer Edmond Halley worked out that several historic comets were the "
+      "same body and predicted its return for 1758; when it duly reappeared, it was named in "
+      "his honour."]),
+])
+def test_set_10_faithful_sentences_are_no_contradiction(fact: str, response: list[str]) -> None:
+    assert _conflict(fact, response) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    # a whole range in another unit
+    ("Darjeeling tea is grown at elevations of roughly 600 to 2,000 metres.",
+     "The estates lie at altitudes of about 600 to 2,000 feet, and the thin air slows the "
+     "growth of the leaf.", "number"),
+    # the fact's value moved to another slot, another value in its own
+    ("Each Maltese electoral district returns five members of parliament.",
+     "The islands are divided into five electoral districts, each of which returns 13 members "
+     "of parliament.", "number"),
+    # what the rules above must not lose
+    ("Halley's Comet last passed perihelion in February 1986.",
+     "Halley's Comet last passed perihelion in February 1988.", "number"),
+    ("Edmond Halley died in 1742.", "Edmond Halley died in 1748.", "number"),
+    ("The learner received no real shocks.", "The learner received real shocks.", "negation"),
+])
+def test_set_10_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
+    found = contradiction(fact, said, said)
+    assert found is not None and found.slot == slot, found
+
+
+def test_a_year_after_a_title_in_brackets_is_still_its_date() -> None:
+    fact = ("George Berkeley answered no in An Essay towards a New Theory of Vision, published "
+            "in 1709.")
+    said = "Berkeley pushed the negative answer further in An Essay towards a New Theory of " \
+        "Vision (1712)."
+    found = contradiction(fact, said, said, judged_stated=True)
+    assert found is not None and found.slot == "number", found

@@ -67,6 +67,7 @@ from factgraph.stages.conflicts.base import (
     IRREGULAR_VERBS,
     NEGATORS,
     REST_SHARE,
+    YEAR,
     Conflict,
     rest_share,
     tokens,
@@ -79,6 +80,7 @@ from factgraph.stages.conflicts.negation import (
     title_opening,
 )
 from factgraph.stages.conflicts.numbers import (
+    dates_other_word,
     number_conflict,
     other_slot_stated,
     stated_numbers,
@@ -370,8 +372,14 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str,
         # values in that unit are of the fact's other slots ("On a £5,000 claim with a total
         # excess of £250, the insurer would pay £4,750" / "a £150 broken window with a £250
         # excess")
-        elif conflict.slot == "number" and other_slot_stated(fact, clause,
-                                                               index.sentences[aligned]):
+        # ... and a year of the sentence that dates another word of the whole fact ("Halley
+        # died in 1742, before the comet's predicted return" / "predicted its return for 1758")
+        elif conflict.slot == "number" and (
+                other_slot_stated(fact, clause, index.sentences[aligned])
+                or (YEAR.match(conflict.fact_value) and YEAR.match(conflict.response_value)
+                    and dates_other_word(conflict.fact_value, fact, conflict.response_value,
+                                         index.sentences[aligned], stems(fact),
+                                         sentence_words))):
             continue
         return aligned, conflict
     return None

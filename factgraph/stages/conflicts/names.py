@@ -191,6 +191,10 @@ _OPENING_ACRONYM = re.compile(rf"\s*(?:([A-Z]{{2,}})s?|({_INNER_CAPITAL}))\b(?![
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+# words that pick out how many or which, capitalised only to open a sentence: never a name
+# ("Some elms are faring better")
+_DETERMINERS = frozenset({"some", "many", "most", "few", "several", "each", "every", "both",
+                          "other", "such", "much", "these", "those", "all", "any", "no"})
 _PREPOSITIONS = frozenset({"amid", "amidst", "during", "across", "against", "among", "amongst",
                            "despite", "via", "toward", "towards", "upon", "within", "without",
                            "throughout", "beside", "besides", "beyond", "including",
@@ -341,6 +345,7 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     first = re.match(r"\W*(\w+)", sentence)
     opening = first.group(1).lower() if first else ""
     others = [m for m in sentence_names if m not in fact_names and m not in short
+              and m not in _DETERMINERS
               and not (m == opening and m in common_words)
               and m not in STOPWORDS and not any(((m in f or f in m) and not other_code(m, f))
                                                  or short_form(m, f) for f in fact_names

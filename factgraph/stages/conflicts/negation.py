@@ -142,6 +142,10 @@ def negated_words(text: str) -> list[str]:
                 nxt = next((w for w in toks[i + 1: i + 6] if w not in NEGATORS
                             and w.isalpha() and len(w) >= 3 and w not in STOPWORDS
                             and w not in _SEE_THROUGH), None)
+                if nxt is None and t == "none" and i > 0 and toks[i - 1].isalpha() and \
+                        len(toks[i - 1]) >= 3 and toks[i - 1] not in STOPWORDS:
+                    out.append(stem(toks[i - 1]))  # "an actor receiving none": not receiving
+                    continue
                 if t not in _OR or nxt:
                     out.append(stem(nxt) if nxt else "")
                 if nxt:

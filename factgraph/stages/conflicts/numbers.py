@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
+    IRREGULAR_VERBS,
     JUDGED_STATED_SHARE,
     REST_SHARE,
     SLOT_REST_SHARE,
@@ -601,6 +602,11 @@ def _close(a: str, b: str) -> bool:
     return abs(x - y) <= APPROXIMATE * max(abs(x), abs(y))
 
 
+# which occurrence of a recurring thing a number dates or counts: two sides naming different
+# ones speak of two events
+_OCCASION = frozenset({"last", "next", "previous", "latest", "upcoming"})
+
+
 def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                     fact_stems: list[str], sentence_stems: set[str], aligned: bool = True,
                     referred: frozenset[str] = frozenset(), judged_stated: bool = False
@@ -610,6 +616,10 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
     ``referred``, the fact's words a pronoun opening the sentence stands for ("It also comes
     with 16 GB" after "The Kobo Libra 2 …": "kobo", "libra", "2"), count as the sentence's."""
     sentence_stems = sentence_stems | referred
+    fact_occasion, sentence_occasion = (next((t for t in tokens(x) if t in _OCCASION), None)
+                                        for x in (fact, sentence))
+    if fact_occasion and sentence_occasion and fact_occasion != sentence_occasion:
+        return None  # "last passed perihelion in February 1986" / "next … due in July 2061"
     fact_slots = _number_slots(fact)
     sent_slots = _number_slots(sentence)
     others = [(m, u) for m, u in sent_slots if m not in {x for x, _ in fact_slots}]
@@ -659,7 +669,12 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
             # at 12 weeks, reached after 12 years" / "a maximum of 12 weeks")
             need = JUDGED_STATED_SHARE if judged_stated and not any(
                 stem(u) in fact_units for u in units_here if u) else SLOT_REST_SHARE
-            if size >= 2 and share >= need:
+            # a whole range of the fact, both ends, in another unit is the slot on its own
+            # ("grown at elevations of 600 to 2,000 metres" / "estates lie at altitudes of
+            # 600 to 2,000 feet")
+            whole_range = any(_as_float(n) == hi and (lo, hi) in sentence_spans
+                              for lo, hi in fact_ranges)
+            if (size >= 2 and share >= need) or whole_range:
                 return Conflict("number", _shown(n, unit), _shown(n, units_here[0]))
     fact_per, sentence_per = _per_units(fact), _per_units(sentence)
     fact_bounds, sentence_bounds = _bounds(fact), _bounds(sentence)
@@ -668,7 +683,13 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         # weeks" / "five weeks if the rent is under £50,000")
         return None
     for n, unit in fact_slots:
-        if n in elsewhere or (unit == "decade" and any(  # a year of the decade states it
+        # the fact's value in the sentence, but counting another thing, while another value
+        # counts the fact's ("13 electoral districts" / "five electoral districts, each of
+        # which returns 13 members"): moved, not stated
+        moved = unit is not None and not _is_measure(unit) and n in sentence_numbers and all(
+            u is not None and stem(u) != stem(unit) for x, u in sent_slots if x == n) and any(
+            u is not None and stem(u) == stem(unit) for _, u in others)
+        if (n in elsewhere and not moved) or (unit == "decade" and any(
                 _year_in_decade(n, unit, m, u) for m, u in sent_slots)):
             continue
         if _designation_left_out(n, fact, sentence) or _year_counted_from(n, sentence) or \
@@ -716,7 +737,9 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 same_slot and unit is not None and not _is_measure(unit))
             two_years = not same_slot and bool(YEAR.match(n)) and bool(YEAR.match(m)) \
                 and "decade" not in (unit, unit_m)
-            if two_years and _dates_other_thing(m, sentence, fact_stems):
+            if two_years and (_dates_other_thing(m, sentence, fact_stems)
+                              or dates_other_word(n, fact, m, sentence, fact_stems,
+                                                   sentence_stems)):
                 continue  # "was completed in 1963" / "famous for the 1974 Arecibo message"
             same_slot = same_slot or two_years
             same_kind = same_slot or \
@@ -756,6 +779,33 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 slot = "time" if unit == unit_m == TIME_MARK else "number"  # "15:00 → 16:00"
                 return Conflict(slot, _shown(n, unit), _shown(m, unit_m))
     return None
+
+
+def _word_before(number: str, text: str) -> str | None:
+    """The stem of the content word nearest before ``number`` in ``text`` (three tokens at
+    most: "died in 1742" -> "die"), or None."""
+    toks = [t.replace(",", "") for t in tokens(_number_text(text))]
+    if number not in toks:
+        return None
+    i = toks.index(number)
+    return next((stem(t) for t in reversed(toks[max(0, i - 3): i]) if t.isalpha()
+                 and t not in FUNCTION_WORDS and t not in STOPWORDS), None)
+
+
+def dates_other_word(n: str, fact: str, m: str, sentence: str, fact_stems: list[str],
+                      sentence_stems: set[str]) -> bool:
+    """Whether the sentence's year dates another word of the fact than the fact's year does,
+    the fact's own word, a verb of the past, missing from the sentence ("Halley died in 1742,
+    before the comet's predicted return" / "predicted its return for 1758"; not a year in
+    brackets after a title: "Theory of Vision (1712)")."""
+    dated, dating = _word_before(n, fact), _word_before(m, sentence)
+    return dated is not None and dating is not None and dated != dating and \
+        _PAST_VERB.fullmatch(dated) is not None and dating in fact_stems and \
+        dated not in sentence_stems and not re.search(rf"\(\s*{re.escape(m)}\s*\)", sentence)
+
+
+# a verb of the past as a year's word ("died in 1742", "born in 1807")
+_PAST_VERB = re.compile(r"[a-z]{2,}(?:ed|en)|born|" + "|".join(IRREGULAR_VERBS))
 
 
 def _dates_other_thing(year: str, sentence: str, fact_stems: list[str]) -> bool:
