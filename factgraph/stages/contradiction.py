@@ -378,7 +378,7 @@ def find_conflict(fact: str, index: ResponseIndex, aligned: int, response: str,
                 other_slot_stated(fact, clause, index.sentences[aligned])
                 or (YEAR.match(conflict.fact_value) and YEAR.match(conflict.response_value)
                     and dates_other_word(conflict.fact_value, fact, conflict.response_value,
-                                         index.sentences[aligned], stems(fact),
+                                         index.sentences[aligned], fact_words,
                                          sentence_words))):
             continue
         return aligned, conflict

@@ -195,6 +195,9 @@ _ARTICLES = frozenset({"the", "a", "an"})
 # ("Some elms are faring better")
 _DETERMINERS = frozenset({"some", "many", "most", "few", "several", "each", "every", "both",
                           "other", "such", "much", "these", "those", "all", "any", "no"})
+# one country by its other common names, each a word ("the UK" / "Britain")
+_ONE_COUNTRY = (frozenset({"uk", "britain"}), frozenset({"us", "usa", "america"}),
+                frozenset({"netherlands", "holland"}))
 _PREPOSITIONS = frozenset({"amid", "amidst", "during", "across", "against", "among", "amongst",
                            "despite", "via", "toward", "towards", "upon", "within", "without",
                            "throughout", "beside", "besides", "beyond", "including",
@@ -578,24 +581,17 @@ _IRREGULAR_DEMONYMS: dict[str, frozenset[str]] = {
 }
 
 
-# one country by its other common names, each a word ("the UK" / "Britain")
-_ONE_COUNTRY = (frozenset({"uk", "britain"}), frozenset({"us", "usa", "america"}),
-                frozenset({"netherlands", "holland"}))
-
-
 def same_place(a: str, b: str) -> bool:
     """Whether two lower-case words name one place as the place and its people or language
     ("brazil" / "brazilian", "belgium" / "belgian", "germany" / "german", "japan" /
     "japanese"): one less a demonym ending is the other less a place ending, 4+ letters left
-    ("paul" / "paula" is no pair; "austria" / "australia" neither), a pair of
-    :data:`_IRREGULAR_DEMONYMS` ("netherlands" / "dutch", "wales" / "welsh"), or one country
-    by two of its names (:data:`_ONE_COUNTRY`: "uk" / "britain")."""
+    ("paul" / "paula" is no pair; "austria" / "australia" neither), or a pair of
+    :data:`_IRREGULAR_DEMONYMS` ("netherlands" / "dutch", "wales" / "welsh")."""
     def roots(w: str, endings: tuple[str, ...]) -> set[str]:
         return {w[: len(w) - len(e)] for e in endings
                 if w.endswith(e) and len(w) - len(e) >= 4}
 
-    if a == b or a in _IRREGULAR_DEMONYMS.get(b, ()) or b in _IRREGULAR_DEMONYMS.get(a, ()) \
-            or any(a in names and b in names for names in _ONE_COUNTRY):
+    if a == b or a in _IRREGULAR_DEMONYMS.get(b, ()) or b in _IRREGULAR_DEMONYMS.get(a, ()):
         return True
     return bool(roots(a, _DEMONYM_ENDINGS) & roots(b, _PLACE_ENDINGS)
                 or roots(b, _DEMONYM_ENDINGS) & roots(a, _PLACE_ENDINGS))

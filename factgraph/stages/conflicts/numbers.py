@@ -18,6 +18,7 @@ written: a currency sign is the number's unit, "£60million" a number and its ma
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from functools import lru_cache
 
 from factgraph.stages.conflicts.base import (
@@ -792,8 +793,8 @@ def _word_before(number: str, text: str) -> str | None:
                  and t not in FUNCTION_WORDS and t not in STOPWORDS), None)
 
 
-def dates_other_word(n: str, fact: str, m: str, sentence: str, fact_stems: list[str],
-                      sentence_stems: set[str]) -> bool:
+def dates_other_word(n: str, fact: str, m: str, sentence: str, fact_stems: Collection[str],
+                     sentence_stems: set[str]) -> bool:
     """Whether the sentence's year dates another word of the fact than the fact's year does,
     the fact's own word, a verb of the past, missing from the sentence ("Halley died in 1742,
     before the comet's predicted return" / "predicted its return for 1758"; not a year in
