@@ -33,7 +33,7 @@ child benefit, a skin condition, a siege, a pest-control method, a tea, a softwa
 experiment, a dog breed); set 11, written after set 10's rules, fourteen more (a space
 telescope, a dam, a legal doctrine, a printing press, a coin change, a language revival, a
 symphony, a volcanic island, a condor recovery, a network protocol, a railway, scurvy, a
-football league, saffron), measured and left without rules. Each set was measured once as
+football league, saffron). Each set was measured once as
 written before any rule was written for it (README); the rules for its false alarms came
 after. The
 calibration is fitted on sets 1-5 (``benchmarks.fact_judge``); sets 6-11 stay out of

@@ -741,3 +741,55 @@ def test_a_year_after_a_title_in_brackets_is_still_its_date() -> None:
         "Vision (1712)."
     found = contradiction(fact, said, said, judged_stated=True)
     assert found is not None and found.slot == "number", found
+
+
+@pytest.mark.parametrize(("fact", "response"), [
+    # the fact's value glued to a designation's letters: the value named
+    ("The Gutenberg Bible is also called the 42-line Bible because most of its pages have 42 "
+     "lines per column.",
+     ["His best-known product, the Bible, appeared around 1455 in Latin; it is often "
+      "nicknamed the B42, as opposed to the 36-line Bible printed a few years later, probably "
+      "in Bamberg."]),
+    # a year before 1500 after a dating word is a year, not a count
+    ("About 180 copies of the Gutenberg Bible were printed.",
+     ["Gutenberg built his press in Mainz and used it to print his famous Latin Bible around "
+      "1455."]),
+    # an opposite followed by a word that is no part of the fact speaks of another thing
+    ("Beethoven's Ninth Symphony was his last completed symphony.",
+     ["Beethoven's Ninth Symphony was first heard on 7 May 1824 in Vienna, with a finale "
+      "setting Schiller's \"Ode to Joy.\""]),
+    ("Surtsey is a volcanic island off the south coast of Iceland.",
+     ["Surtsey rose from the North Atlantic about 32 km (20 miles) off Iceland's southern "
+      "coast, as the southernmost member of the Vestmannaeyjar, or Westman Islands."]),
+    # the same negator on both sides: one denial said two ways
+    ("In 1987 the last wild California condor was captured, leaving none in the wild.",
+     ["The California condor went on the endangered list in 1967, but the decline continued, "
+      "and in 1987 the last wild bird was brought into captivity, so none were left flying "
+      "free."]),
+])
+def test_set_11_faithful_sentences_are_no_contradiction(fact: str, response: list[str]) -> None:
+    assert _conflict(fact, response) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "slot"), [
+    # the whole name swapped in the same two-word context, the fact's name stated nowhere
+    ("Manchester United won the first Premier League title, in 1992–93.",
+     "Blackburn Rovers won the inaugural title in 1992–93.", "name"),
+    # what the rules above must not lose: a bare count, a count after "in", an opposite
+    # before a word of the fact or before a mark, a negator added
+    ("About 180 copies of the Gutenberg Bible were printed.",
+     "About 150 copies of the Gutenberg Bible were printed.", "number"),
+    ("Induction boils water faster than gas.",
+     "A large pot of water comes to the boil noticeably slower on induction than on gas.",
+     "antonym"),
+    ("The RBMK reactor had a positive void coefficient.",
+     "The RBMK reactor had a negative void coefficient.", "antonym"),
+    ("After retroflecting, the water flows east back into the Indian Ocean.",
+     "After retroflecting, the water flows west back into the Indian Ocean.", "direction"),
+    ("In 1987 the last wild California condor was captured, leaving none in the wild.",
+     "In 1987 the last wild California condor was not captured, leaving none in the wild.",
+     "negation"),
+])
+def test_set_11_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
+    found = contradiction(fact, said, said, judged_stated=True)
+    assert found is not None and found.slot == slot, found

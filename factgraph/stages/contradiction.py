@@ -16,13 +16,16 @@ fact's words, or both of a fact of two) and the slot differs:
 * **date** — the fact's day and month given otherwise ("1 May 1999" / "June 1, 1999"), or
   its year in the other era ("49 BC" / "AD 49");
 * **negation** — one of the two says "not" ("no", "never", "n't", "without", …) and the other
-  does not;
+  does not (the same negators on both sides are one denial: "leaving none" / "none were
+  left");
 * **antonym** — the fact has a word whose opposite
   (:data:`~factgraph.stages.conflicts.antonyms.ANTONYMS` in every form: positive /
   negative, reduces / increases, largest / smallest, acquitted / convicted; any word of
   going up against any word of going down: increased / fell; an adjective with or without
   its "in" / "im" / "il" / "ir"; or the word with or without "un" / "non": stable /
-  unstable) the sentence has instead;
+  unstable) the sentence has instead; an ordinal, a direction or a season not followed by a
+  content word that is no word of the fact ("was first heard" says nothing of "his last
+  completed symphony");
 * **comparison** — the two sides of a comparison swapped, its comparative kept ("more common
   in men than in women" / "… in women than in men");
 * **name** — a name of the fact occurs nowhere in the response, and the sentence has another
@@ -196,7 +199,12 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True,
                              {IRREGULAR_VERBS.get(w, w) for w in sentence_stems})
     carried = (share >= CLAUSE_SHARE and size >= 3) or (share == 1.0 and size == 2)
     if carried and not title_opening(fact, response):
-        found = negation_conflict(fact, in_scope(clause.text, sentence, clause.start))
+        scope = in_scope(clause.text, sentence, clause.start)
+        found = negation_conflict(fact, scope)
+        # the same negators on both sides, where the check reads one as not denying ("leaving
+        # none in the wild" / "so none were left flying free"): one denial said two ways
+        if found is not None and _same_negators(fact, scope):
+            found = None
         # a word the fact negates that the sentence negates too: the clause read was too narrow
         # ("… and 'non-memorized' ones, which were not part of the training data")
         # ... and the other way round: a word the sentence negates inside the fact's own
@@ -214,7 +222,8 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True,
     # younger": the clause is cut at "or")
     alternative = _OR_ALTERNATIVE.match(sentence, clause.start + len(clause.text))
     clause_text = clause.text + (alternative.group(0) if alternative else "")
-    found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems) or \
+    found = antonym_conflict(tokens(fact), tokens(clause_text), fact_stems, sentence_stems,
+                             clause_text) or \
         comparison_conflict(fact, sentence, fact_stems, sentence_stems) or \
         swap_conflict(fact, sentence, fact_stems, sentence_stems)
     if found is not None:
@@ -267,6 +276,12 @@ _DENIAL = re.compile(r"\b(?:no|not|never|none|without)\b[^.;:,()]*", re.I)
 def _negators(text: str) -> int:
     """How many negators ``text`` holds ("cannot" and "n't" are "not")."""
     return sum(t in NEGATORS for t in tokens(text))
+
+
+def _same_negators(fact: str, clause: str) -> bool:
+    """Whether ``fact`` and ``clause`` hold the same negators, as often each (one at least)."""
+    said = sorted(t for t in tokens(clause) if t in NEGATORS)
+    return bool(said) and said == sorted(t for t in tokens(fact) if t in NEGATORS)
 
 
 def _denied_in(fact: str, words: list[str]) -> bool:

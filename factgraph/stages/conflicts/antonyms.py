@@ -31,6 +31,7 @@ from itertools import pairwise
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
     IRREGULAR_FORMS,
+    PREPOSITIONS,
     REST_SHARE,
     Conflict,
     rest_share,
@@ -309,10 +310,13 @@ _PARTICLES = {"up": "down", "down": "up", "in": "out", "out": "in", "on": "off",
 
 
 def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_stems: list[str],
-                     sentence_stems: set[str]) -> Conflict | None:
+                     sentence_stems: set[str], clause: str | None = None) -> Conflict | None:
     """A word of the fact whose opposite (:func:`opposites`) the sentence's clause holds
     instead, with the rest of the fact there; a negated opposite says the same ("not
-    uncommon" / "common", "closed" / "not open")."""
+    uncommon" / "common", "closed" / "not open"). Where the ``clause`` is given as written,
+    a member of a closed set (an ordinal, a direction, a season …) must not be followed by a
+    content word that is no word of the fact (:func:`_beside_another`); a verb's object may
+    be any word ("Fischer beat Spassky")."""
     fact_tokens, written_fact = _passive_as_loss(fact_tokens)
     sentence_tokens, written_said = _passive_as_loss(sentence_tokens)
     said = set(sentence_tokens)
@@ -332,7 +336,9 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
                 x in opposite for x in sentence_tokens) <= sum(x in opposite for x in fact_tokens):
             continue
         hit = sorted(o for o in opposite & said if (t in fact_negated) == (o in said_negated)
-                     and not _counts_another(fact_tokens, t, sentence_tokens, o))
+                     and not _counts_another(fact_tokens, t, sentence_tokens, o)
+                     and not (clause is not None and o in _SET_OF and _beside_another(
+                         written_said.get(o, o), clause, set(fact_stems) | set(fact_tokens))))
         if hit:
             # a phrasal verb turns its particle with it ("slows neutrons down" / "speeds
             # neutrons up"): the particle is part of the slot
@@ -355,6 +361,28 @@ def antonym_conflict(fact_tokens: list[str], sentence_tokens: list[str], fact_st
                     fact_tokens, t, sentence_tokens, hit[0]):
                 return Conflict(slot, written_fact.get(t, t), written_said.get(hit[0], hit[0]))
     return None
+
+
+def _beside_another(word: str, clause: str, fact_words: set[str]) -> bool:
+    """Whether each place ``clause`` writes ``word`` has a content word right after it (no
+    mark between) that is no word of the fact: the opposite says something of another thing
+    ("Beethoven's Ninth Symphony was first heard in 1824" / "… his last completed symphony",
+    "the North Atlantic" / "off the south coast"). The word before it is often its own
+    modifier ("noticeably slower than"), so only the word after is read."""
+    places = list(re.finditer(rf"\b{re.escape(word)}\b", clause, re.I))
+    if not places:
+        return False
+
+    def content(w: str | None) -> bool:
+        return w is not None and w.isalpha() and w not in FUNCTION_WORDS \
+            and w not in STOPWORDS and w not in PREPOSITIONS
+
+    for place in places:
+        after = re.match(r"\s+([\w'’-]+)", clause[place.end():])
+        beside = after.group(1).lower() if after is not None else None
+        if not content(beside) or beside in fact_words or stem(str(beside)) in fact_words:
+            return False
+    return True
 
 
 # words that count or measure the word after them: the opposite must count the same thing

@@ -131,3 +131,8 @@ def holds_stem(forms: set[str], word: str) -> bool:
 FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "for", "and", "or",
                             "per", "by", "from", "with", "than", "as", "is", "are", "was",
                             "were", "be", "that", "which", "who", "it", "its", "their"})
+# prepositions beyond the function words: they name no slot of their own
+PREPOSITIONS = frozenset({"amid", "amidst", "during", "across", "against", "among", "amongst",
+                          "despite", "via", "toward", "towards", "upon", "within", "without",
+                          "throughout", "beside", "besides", "beyond", "including",
+                          "following", "near", "onto", "unlike", "versus"})

@@ -13,6 +13,7 @@ from factgraph.stages.conflicts.antonyms import NAMED_SETS, WEEKDAYS
 from factgraph.stages.conflicts.base import (
     FUNCTION_WORDS,
     JUDGED_STATED_SHARE,
+    PREPOSITIONS,
     QUOTED,
     REST_SHARE,
     SLOT_REST_SHARE,
@@ -198,10 +199,6 @@ _DETERMINERS = frozenset({"some", "many", "most", "few", "several", "each", "eve
 # one country by its other common names, each a word ("the UK" / "Britain")
 _ONE_COUNTRY = (frozenset({"uk", "britain"}), frozenset({"us", "usa", "america"}),
                 frozenset({"netherlands", "holland"}))
-_PREPOSITIONS = frozenset({"amid", "amidst", "during", "across", "against", "among", "amongst",
-                           "despite", "via", "toward", "towards", "upon", "within", "without",
-                           "throughout", "beside", "besides", "beyond", "including",
-                           "following", "near", "onto", "unlike", "versus"})
 _DEMONYM = re.compile(r"(?:ian|ish|ese|ean|ench|utch|ican|ccan)$")
 _DEMONYMS = frozenset({"greek", "thai", "swiss", "arab", "czech", "iraqi", "israeli",
                        "pakistani", "bangladeshi", "kuwaiti", "saudi", "yemeni", "omani",
@@ -452,10 +449,14 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             # great fanfare")
             # ... and a people's word of the fact against no people's word ("the Irish
             # scientist" / "a Dublin scientist")
-            need = JUDGED_STATED_SHARE if judged_stated and n in nowhere and \
-                n not in opening_run and _demonym_like(n) == _demonym_like(m) and \
-                m not in _PREPOSITIONS and (len({d for d, _ in shared}) == 2 or any(
-                    w not in FUNCTION_WORDS and w not in STOPWORDS and w not in _PREPOSITIONS
+            # ... or the whole name swapped for another in the same two-word context, the
+            # fact's name stated nowhere ("Manchester United won the first Premier League
+            # title" / "Blackburn Rovers won the inaugural title")
+            need = JUDGED_STATED_SHARE if judged_stated and n in nowhere and (
+                n not in opening_run or (swapped_whole and unnamed)) and \
+                _demonym_like(n) == _demonym_like(m) and \
+                m not in PREPOSITIONS and (len({d for d, _ in shared}) == 2 or any(
+                    w not in FUNCTION_WORDS and w not in STOPWORDS and w not in PREPOSITIONS
                     for _, w in shared)) else REST_SHARE
             if not shared and n in nowhere and rest == 1.0 and any(
                     w in _ARTICLES for _, w in _neighbours(fact_articled, n)

@@ -690,7 +690,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         moved = unit is not None and not _is_measure(unit) and n in sentence_numbers and all(
             u is not None and stem(u) != stem(unit) for x, u in sent_slots if x == n) and any(
             u is not None and stem(u) == stem(unit) for _, u in others)
-        if (n in elsewhere and not moved) or (unit == "decade" and any(
+        if (n in elsewhere and not moved) or _glued_to_letters(n, sentence) or (
+                unit == "decade" and any(
                 _year_in_decade(n, unit, m, u) for m, u in sent_slots)):
             continue
         if _designation_left_out(n, fact, sentence) or _year_counted_from(n, sentence) or \
@@ -747,6 +748,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 (len(fact_slots) == 1 and len(others) == 1 and (unit is None or unit_m is None)
                  and not {unit, unit_m} & _MEASURES
                  and not YEAR.match(n) and not YEAR.match(m)
+                 and not (unit is None and _bare_year(n, fact))
+                 and not (unit_m is None and _bare_year(m, sentence))
                  and n.isdigit() and m.isdigit())  # "Smith is 25" / "Smith, 53,"
             if not same_kind:
                 continue
@@ -780,6 +783,25 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
                 slot = "time" if unit == unit_m == TIME_MARK else "number"  # "15:00 → 16:00"
                 return Conflict(slot, _shown(n, unit), _shown(m, unit_m))
     return None
+
+
+# a year of any century after a word that dates ("around 1455", "in 1066", "c. 1200"): the
+# year pattern starts at 1500, and a bare count is read against a bare number
+_DATED = re.compile(r"\b(?:in|around|circa|c\.|ca\.|by|since|until|till|from|before|after)"
+                    r"\s+(1\d{3}|20\d\d)\b(?![.,]\d|\s*%)", re.I)
+
+
+def _bare_year(number: str, text: str) -> bool:
+    """Whether ``number`` stands in ``text`` as a year after a word that dates it ("printed
+    around 1455"; the caller asks only of a number that counts no word: "around 1455 copies"
+    is a count)."""
+    return any(m.group(1) == number for m in _DATED.finditer(text))
+
+
+def _glued_to_letters(number: str, text: str) -> bool:
+    """Whether ``text`` writes ``number`` glued to the letters of a designation ("the B42"
+    for "the 42-line Bible", "the A380"): the fact's value named, no other value."""
+    return number.isdigit() and re.search(rf"[A-Za-z]{re.escape(number)}\b", text) is not None
 
 
 def _word_before(number: str, text: str) -> str | None:
