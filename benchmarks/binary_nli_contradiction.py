@@ -43,9 +43,9 @@ from benchmarks.fact_judge import (
     realsumm_rows,
     reference_facts,
 )
-from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import load_calibration
 from factgraph.stages.fact_evidence import FactEvidence
+from factgraph.stages.judged_conflict import judged_conflict
 from factgraph.stages.text_units import VERB_CUE, split_sentences
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99, 0.995)
@@ -101,12 +101,13 @@ def _judged(facts: list[str], sentences: list[str], response: str, cutoff: float
     each fact's evidence and cheap P (:func:`benchmarks.fact_judge.judged_facts`)."""
     if not facts:
         return False, [], [], np.zeros(0)
-    index, evs, p = judged_facts(facts, sentences, load_calibration())
+    calibration = load_calibration()
+    index, evs, p = judged_facts(facts, sentences, calibration)
     ruled, pairs = False, []
     for f, e, pk in zip(facts, evs, p, strict=True):
         if e.sentence < 0:
             continue
-        if find_conflict(f, index, e.sentence, response, judged_stated=pk >= cutoff) is not None:
+        if judged_conflict(f, index, e, response, calibration, cutoff) is not None:
             ruled = True
         elif pk >= cutoff:
             pairs.append((sentences[e.sentence], f))

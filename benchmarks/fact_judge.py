@@ -75,6 +75,8 @@ from factgraph.stages.fact_evidence import (
     feature_vector,
     stems,
 )
+from factgraph.stages.judged_conflict import CONFLICT_MIN_P, values_aside_probability
+from factgraph.stages.judged_conflict import judged_conflict as conflict_as_judged
 from factgraph.stages.text_units import VERB_CUE, split_sentences
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"  # ../shared beside the repo
@@ -124,6 +126,7 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
             *(scu["text"] for scu in row["scus"])]})
         matrix = np.asarray(load_embedding_backend(embed_spec).embed(texts), dtype=np.float32)
         vectors = dict(zip(texts, matrix, strict=True))
+    shipped = load_calibration()
     x, y, doc, summary, votes, conflict, word = [], [], [], [], [], [], []
     conflict_stated: list[bool] = []
     for k, row in enumerate(rows):
@@ -136,12 +139,16 @@ def realsumm_features(rows: Sequence[dict[str, Any]], embed_spec: str | None = N
             ev = fact_evidence(scu["text"], index, sims, distinct)
             x.append(feature_vector(ev, FEATURES if sims is not None else FEATURES[:-1]))
             # with and without the judge's reading that the sentence states the fact: which
-            # one applies hangs on the P of the fit that leaves this article out
-            conflict.append(find_conflict(scu["text"], index, ev.sentence, row["summary"])
-                            is not None)
-            conflict_stated.append(find_conflict(scu["text"], index, ev.sentence,
-                                                 row["summary"], judged_stated=True)
-                                   is not None)
+            # one applies hangs on the P of the fit that leaves this article out; shown only
+            # where the rest of the fact is carried (the shipped calibration's P with the
+            # value evidence set aside: ``factgraph.stages.judged_conflict``)
+            carried = float(values_aside_probability(shipped, np.array(
+                [feature_vector(ev, shipped.features)]))[0]) >= CONFLICT_MIN_P
+            conflict.append(carried and find_conflict(
+                scu["text"], index, ev.sentence, row["summary"]) is not None)
+            conflict_stated.append(carried and find_conflict(
+                scu["text"], index, ev.sentence, row["summary"], judged_stated=True)
+                is not None)
             y.append(int(scu["present"]))
             doc.append(row["doc"])
             summary.append(k)
@@ -238,13 +245,12 @@ def conflicts(d: dict[str, np.ndarray], p: np.ndarray, cutoff: float) -> np.ndar
 
 def judged_conflict(fact: str, index: ResponseIndex, ev: FactEvidence, response: str,
                     calibration: Calibration | None = None) -> bool:
-    """``find_conflict`` as the evidence judge asks it: the sentence read as stating the fact
-    where the calibration's P of this evidence reaches its cut-off (the shipped one by
-    default)."""
+    """``find_conflict`` as the evidence judge asks it (``factgraph.stages.judged_conflict``):
+    the sentence read as stating the fact where the calibration's P of this evidence reaches
+    its cut-off (the shipped one by default), shown only where the fact's P with its value
+    evidence set aside reaches ``CONFLICT_MIN_P``."""
     cal = calibration or load_calibration()  # cached: read once
-    p = float(cal.probability(np.array([feature_vector(ev, cal.features)]))[0])
-    return find_conflict(fact, index, ev.sentence, response,
-                         judged_stated=p >= cal.cutoff) is not None
+    return conflict_as_judged(fact, index, ev, response, cal) is not None
 
 
 def long_answer_table(long: dict[str, dict[str, np.ndarray]], long_p: dict[str, np.ndarray],
@@ -622,9 +628,8 @@ def factscore_check(calibration: Calibration) -> dict[str, Any] | None:
                 answers += 1
                 sentences = split_sentences(row["output"], min_content_words=1) or [row["output"]]
                 index, evs, p = judged_facts(facts, sentences, calibration)
-                wrong = [find_conflict(fact, index, e.sentence, row["output"],
-                                       judged_stated=pk >= calibration.cutoff) is not None
-                         for fact, e, pk in zip(facts, evs, p, strict=True)]
+                wrong = [conflict_as_judged(fact, index, e, row["output"], calibration)
+                         is not None for fact, e in zip(facts, evs, strict=True)]
                 facts_n += len(facts)
                 contradicted += sum(wrong)
                 covered += int(sum(pk >= calibration.cutoff and not w

@@ -38,7 +38,6 @@ from benchmarks.fact_judge import RAGCHECKER, REALSUMM, realsumm_rows
 from factgraph.evaluation.fact_agreement import best_cutoff, per_fact_statistics
 from factgraph.evaluation.pairwise import content_word_recall
 from factgraph.methods.e2e.evidence import model_evidence
-from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import (
     CASCADE_CALIBRATION,
     Calibration,
@@ -54,6 +53,7 @@ from factgraph.stages.fact_evidence import (
     fact_evidence,
     feature_vector,
 )
+from factgraph.stages.judged_conflict import judged_conflict
 from factgraph.stages.text_units import split_sentences
 
 BANDS = [(lo, hi) for lo in (0.1, 0.15, 0.2, 0.25, 0.3) for hi in (0.6, 0.65, 0.7, 0.75, 0.8)]
@@ -88,8 +88,8 @@ def sample_facts(calibration: Calibration, articles: int, session: Any,
             ev = fact_evidence(scu["text"], index, distinct=distinct)
             p = float(calibration.probability(
                 np.array([feature_vector(ev, calibration.features)]))[0])
-            bad = find_conflict(scu["text"], index, ev.sentence, row["summary"],
-                                judged_stated=p >= calibration.cutoff) is not None
+            bad = judged_conflict(scu["text"], index, ev, row["summary"],
+                                  calibration) is not None
             if ev.sentence >= 0 and not bad:
                 where.append(len(cheap))
                 pairs.append((model_evidence(scu["text"], index, evidence_sentences),

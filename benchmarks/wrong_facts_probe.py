@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from benchmarks.fact_judge import judged_conflict, judged_facts
-from factgraph.stages.contradiction import find_conflict
 from factgraph.stages.fact_calibration import load_calibration
 from factgraph.stages.fact_evidence import (
     ResponseIndex,
@@ -49,6 +48,7 @@ from factgraph.stages.fact_evidence import (
     fact_evidence,
     feature_vector,
 )
+from factgraph.stages.judged_conflict import judged_conflict as conflict_as_judged
 from factgraph.stages.text_units import split_sentences, split_statements
 
 log = logging.getLogger(__name__)
@@ -72,8 +72,7 @@ def judge_change(paragraph: str, change: dict[str, str]) -> dict[str, Any]:
         p = float(calibration.probability(np.array([feature_vector(evidence,
                                                                     calibration.features)]))[0])
         covered_without_check |= p >= calibration.cutoff
-        found = find_conflict(fact, index, evidence.sentence, changed,
-                              judged_stated=p >= calibration.cutoff)
+        found = conflict_as_judged(fact, index, evidence, changed, calibration)
         if found is not None and not caught:
             caught, reason = True, found[1].describe()
     return {"kind": change["kind"], "caught": caught, "reason": reason,
@@ -103,8 +102,7 @@ def rewrite_check(paragraphs: list[str], rewrites: list[str]) -> dict[str, int]:
             statements, split_sentences(rewrite, min_content_words=1), calibration)
         alarmed = False
         for fact, evidence, p in zip(statements, evs, probs, strict=True):
-            found = find_conflict(fact, index, evidence.sentence, rewrite,
-                                  judged_stated=p >= calibration.cutoff)
+            found = conflict_as_judged(fact, index, evidence, rewrite, calibration)
             out["statements"] += 1
             out["alarms"] += found is not None
             out["covered"] += found is None and p >= calibration.cutoff

@@ -793,3 +793,53 @@ def test_set_11_faithful_sentences_are_no_contradiction(fact: str, response: lis
 def test_set_11_rules_keep_what_is_wrong(fact: str, said: str, slot: str) -> None:
     found = contradiction(fact, said, said, judged_stated=True)
     assert found is not None and found.slot == slot, found
+
+
+@pytest.mark.parametrize(("fact", "response"), [
+    # a number followed by "each" counts nothing of its own: the fact's value is given
+    ("In rugby union a penalty goal is worth three points.",
+     ["A try is worth 5 points and a conversion 2; penalty goals and drop goals are 3 each."]),
+    # a word of the fact's name written in lower case is no part of the other name
+    ("Mary Anning's fossils came from the cliffs at Lyme Regis, on what is now the Jurassic "
+     "Coast.",
+     ["Mary Anning was a fossil collector from Lyme Regis on the Dorset coast, born in 1799."]),
+    # the fact's lake named elsewhere, this sentence speaking of it first as "the lake"
+    ("Lake Baikal usually freezes over from about January to May.",
+     ["Lake Baikal is in Siberia.",
+      "The lake freezes from about January to May, and UNESCO added it to the World Heritage "
+      "List in 1996, while Lake Tanganyika, the second-deepest lake, lies thousands of "
+      "kilometres away in Africa."]),
+])
+def test_set_12_faithful_sentences_are_no_contradiction(fact: str, response: list[str]) -> None:
+    assert _conflict(fact, response) is None
+
+
+@pytest.mark.parametrize(("fact", "said", "response", "slot"), [
+    # what the rules above must not lose: another name before the common word, the other
+    # name's capital word, a capitalised name part opening the fact
+    ("Lake Baikal is the deepest lake in the world.",
+     "Lake Tanganyika is the deepest lake in the world.",
+     "Lake Baikal is in Siberia. Lake Tanganyika is the deepest lake in the world.", "name"),
+    ("Drew Miller scored twice in the final.", "Drew Vandermeer scored twice in the final.",
+     "Drew Vandermeer scored twice in the final.", "name"),
+    ("In 1922 Manuel de Falla and Federico García Lorca organised the Concurso de Cante Jondo "
+     "in Granada to preserve traditional deep song.",
+     "1922: Manuel de Falla and Federico García Lorca organise the Concurso de Cante Jondo in "
+     "Seville to save the old styles.",
+     "1922: Manuel de Falla and Federico García Lorca organise the Concurso de Cante Jondo in "
+     "Seville to save the old styles.", "name"),
+    ("In rugby union a penalty goal is worth three points.",
+     "In rugby union a penalty goal is worth two points.",
+     "In rugby union a penalty goal is worth two points.", "number"),
+    # a longer name written in lower case keeps its words: the changed one is still a name
+    ("Syntactic grammars can guide neural text generation through methods like Recurrent "
+     "Neural Network Grammars (RNNGs).",
+     "Syntactic grammars can guide neural text generation, for example with Vandermeer neural "
+     "network grammars (RNNGs).",
+     "Syntactic grammars can guide neural text generation, for example with Vandermeer neural "
+     "network grammars (RNNGs). They are one option.", "name"),
+])
+def test_set_12_rules_keep_what_is_wrong(fact: str, said: str, response: str,
+                                         slot: str) -> None:
+    found = contradiction(fact, said, response, judged_stated=True)
+    assert found is not None and found.slot == slot, found

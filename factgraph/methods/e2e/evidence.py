@@ -16,7 +16,10 @@ Per fact, cheapest first:
    fact-level labels, numpy alone at run time);
 2. the contradiction check of ``factgraph.stages.contradiction`` on the aligned sentence, and
    on the sentence holding most of the fact's words where that is another (another number,
-   a flipped negation, an antonym, another name in the fact's slot);
+   a flipped negation, an antonym, another name in the fact's slot), shown only where the
+   fact's P with its value evidence set aside reaches 0.4 (``factgraph.stages.
+   judged_conflict``: a sentence that does not carry the rest of the fact leaves it missing,
+   not contradicted);
 3. with ``evidence_model_check`` and a text model, for the facts still undecided
    (``evidence_band_low ≤ P < evidence_band_high``) one yes / no / unknown token: do the
    ``evidence_sentences`` response sentences nearest to the fact state it? Where the
@@ -51,7 +54,7 @@ from factgraph.methods.context import ContextStore, doc_keys, incomplete
 from factgraph.methods.e2e.options import E2EOptions
 from factgraph.methods.given_facts import given_fact_statements
 from factgraph.models import Evaluation, FactGraph, Origin, Relation, RelationLabel, Statement
-from factgraph.stages.contradiction import Conflict, find_conflict
+from factgraph.stages.contradiction import Conflict
 from factgraph.stages.fact_calibration import Calibration, load_calibration
 from factgraph.stages.fact_coverage import evidence_verdict_probabilities
 from factgraph.stages.fact_evidence import (
@@ -62,6 +65,7 @@ from factgraph.stages.fact_evidence import (
     feature_vector,
     nearest_sentences,
 )
+from factgraph.stages.judged_conflict import judged_conflict
 from factgraph.stages.session import ModelSession
 from factgraph.stages.text_units import split_facts, split_sentences, split_statements
 
@@ -183,12 +187,12 @@ def run_evidence(inp: EvaluationInput, session: ModelSession, options: E2EOption
     index = ResponseIndex.of(sentences)
     distinct = distinctiveness([f.text for f in facts])  # what sets each fact apart
     evidence = [fact_evidence(f.text, index, distinct=distinct) for f in facts]
-    probs = calibration.probability(np.array([feature_vector(ev, calibration.features)
-                                              for ev in evidence]))
-    found = [find_conflict(f.text, index, ev.sentence, inp.response,
-                           judged_stated=bool(p >= options.coverage_cutoff))
+    features = np.array([feature_vector(ev, calibration.features) for ev in evidence])
+    probs = calibration.probability(features)
+    found = [judged_conflict(f.text, index, ev, inp.response, calibration,
+                             options.coverage_cutoff, x)
              if options.contradiction_check else None
-             for f, ev, p in zip(facts, evidence, probs, strict=True)]
+             for f, ev, x in zip(facts, evidence, features, strict=True)]
     conflicts = [x[1] if x is not None else None for x in found]
     model = _model_verdicts(session, options, index, facts, evidence, probs, conflicts)
     clauses = _clause_probabilities(facts, index, calibration, options.partial_credit_words) \

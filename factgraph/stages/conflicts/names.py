@@ -237,6 +237,23 @@ def _slot_tokens(text: str, articles: bool = False) -> list[str]:
     return out
 
 
+def _common_before(word: str, name: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` in lower case, not beside ``name``, before its first
+    ``name`` ("The lake freezes …, while Lake Tanganyika"; not "her niece Zala")."""
+    other = re.search(rf"\b{re.escape(name)}\b", text, re.I)
+    if other is None:
+        return False
+    beside = re.compile(rf"\W*{re.escape(name)}\b", re.I)
+    return any(m.start() < other.start() and not beside.match(text, m.end())
+               for m in re.finditer(rf"\b{re.escape(word)}\b", text))
+
+
+def _capitalised(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (lower case) with a capital somewhere ("Coast",
+    "macOS")."""
+    return any(m.group(0) != word for m in re.finditer(rf"\b{re.escape(word)}\b", text, re.I))
+
+
 def _written_next(text: str, name: str, word: str, side: int, possessive: bool = False
                   ) -> bool:
     """Whether ``word`` stands right after (``side`` 1) or before (-1) ``name`` in ``text``
@@ -376,6 +393,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
     # Joseon dynasty" / "in the Hunminjeongeum")
     fact_articled, sentence_articled = (_slot_tokens(x, articles=True) for x in (fact, sentence))
     fact_capitals = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", fact)} - STOPWORDS
+    # ... past the fact's first word, which any word opening it would be
+    inner_capitals = {w.lower() for w in re.findall(r"(?<=\S)\s+([A-Z][a-z]+)", fact)}
     # a word of a quoted title ("Saturday Night Live") is no one's name
     titled = {w.lower() for q in QUOTED.findall(fact) + QUOTED.findall(sentence)
               for w in re.findall(r"\w+", q)}
@@ -417,6 +436,8 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
         # the same place stands for a neighbour where the response never names the fact's
         # person ("Pietersen was sacked" elsewhere keeps "Kevin Pietersen" stated)
         unnamed = not any(stated(w, response_lower) for w in run)
+        lower_run = sum(bool(re.search(rf"\b{re.escape(w)}\b", sentence_lower))
+                        for w in run if w != n) >= 2
         for m in others:
             if (_spelling_variant(n, m) and not other_code(n, m)) or short_form(n, m):
                 continue  # "Shepard" / "Shepherd", "Bill" / "William"
@@ -436,10 +457,24 @@ def name_conflict(fact: str, sentence: str, response_lower: str, fact_stems: lis
             # a capitalised word of the fact beside the other name only as written there,
             # no mark or possessive between ("Sea of Galilee, Manet's" is no "Galilee Manet",
             # "Washington's Cascade" no "Washington Cascade")
+            # ... in a text written in cases, capitalised there too: part of the other name
+            # ("on the Dorset coast" names no "Dorset Coast" against "the Jurassic Coast")
+            # (a longer name written in lower case keeps two words of it or more: "Vandermeer
+            # neural network grammars (RNNGs)")
             shared = {(d, w) for d, w in around & _neighbours(sentence_slots, m)
-                      if w not in fact_capitals or _written_next(
-                          sentence_lower, m, w, d, possessive=(d, w) in possessive)}
-            if in_name & shared and share >= SLOT_REST_SHARE and not {n, m} & titled:
+                      if w not in fact_capitals or (_written_next(
+                          sentence_lower, m, w, d, possessive=(d, w) in possessive) and (
+                          not common_words or w not in inner_capitals or lower_run
+                          or _capitalised(w, sentence)))}
+            named = in_name & shared
+            # not where the response (written in cases) names the fact's one elsewhere and
+            # this sentence speaks of it first by that word as a common noun ("The lake
+            # freezes …, while Lake Tanganyika …": another lake beside it; "Lake Tanganyika
+            # is the deepest lake" still names another)
+            if n not in nowhere and common_words and any(
+                    w in common_words and _common_before(w, m, sentence) for _, w in named):
+                named = set()
+            if named and share >= SLOT_REST_SHARE and not {n, m} & titled:
                 return Conflict("name", n, m)
             # half the rest, where the judge reads the sentence as stating the fact, with a
             # slot word in common or both neighbours ("to Resolution Island" / "to Kapiti

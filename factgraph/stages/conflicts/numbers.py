@@ -606,6 +606,9 @@ def _close(a: str, b: str) -> bool:
 # which occurrence of a recurring thing a number dates or counts: two sides naming different
 # ones speak of two events
 _OCCASION = frozenset({"last", "next", "previous", "latest", "upcoming"})
+# words after a number that count nothing of their own: "penalty goals and drop goals are 3
+# each" gives 3 to what the sentence named
+_DISTRIBUTIVE = frozenset({"each", "apiece", "respectively", "both", "together", "combined"})
 
 
 def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
@@ -688,7 +691,8 @@ def number_conflict(fact: str, sentence: str, response_words: frozenset[str],
         # counts the fact's ("13 electoral districts" / "five electoral districts, each of
         # which returns 13 members"): moved, not stated
         moved = unit is not None and not _is_measure(unit) and n in sentence_numbers and all(
-            u is not None and stem(u) != stem(unit) for x, u in sent_slots if x == n) and any(
+            u is not None and u not in _DISTRIBUTIVE and stem(u) != stem(unit)
+            for x, u in sent_slots if x == n) and any(
             u is not None and stem(u) == stem(unit) for _, u in others)
         if (n in elsewhere and not moved) or _glued_to_letters(n, sentence) or (
                 unit == "decade" and any(
