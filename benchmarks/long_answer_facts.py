@@ -38,11 +38,10 @@ operation, a city fire, a sport's scoring, battery care, a travel rule, the auro
 hunter, chocolate tempering, a savings product, a rail bridge, an experiment, a jazz album, a
 lake, an amphibian); set 13, written after set 12's work, fourteen more (a vaccine, a court
 ruling, a spacecraft, an instrument, an opera house, a battle, a long-jump record, a network
-protocol, a pension rule, an element, a river, an animal, a craft, a novel). Each set was measured once as
-written before any rule was written for it (README); the rules for its false alarms came
-after. The
-calibration is fitted on sets 1-5 (``benchmarks.fact_judge``); sets 6-13 stay out of
-the fit, so their κ here is held out for the calibration.
+protocol, a pension rule, an element, a river, an animal, a craft, a novel). Each set was
+measured once as written before any rule was written for it (README); the rules for its false
+alarms came after. The calibration is fitted on sets 1-5 (``benchmarks.fact_judge``); sets
+6-13 stay out of the fit, so their κ here is held out for the calibration.
 
 Per set it prints the judge's agreement with the labels (Cohen's κ, precision and recall of
 "missing"; a fact shown contradicted counts as not present), beside the word share of the
