@@ -199,12 +199,7 @@ def contradiction(fact: str, sentence: str, response: str, aligned: bool = True,
                              {IRREGULAR_VERBS.get(w, w) for w in sentence_stems})
     carried = (share >= CLAUSE_SHARE and size >= 3) or (share == 1.0 and size == 2)
     if carried and not title_opening(fact, response):
-        scope = in_scope(clause.text, sentence, clause.start)
-        found = negation_conflict(fact, scope)
-        # the same negators on both sides, where the check reads one as not denying ("leaving
-        # none in the wild" / "so none were left flying free"): one denial said two ways
-        if found is not None and _same_negators(fact, scope):
-            found = None
+        found = negation_conflict(fact, in_scope(clause.text, sentence, clause.start))
         # a word the fact negates that the sentence negates too: the clause read was too narrow
         # ("… and 'non-memorized' ones, which were not part of the training data")
         # ... and the other way round: a word the sentence negates inside the fact's own
@@ -276,12 +271,6 @@ _DENIAL = re.compile(r"\b(?:no|not|never|none|without)\b[^.;:,()]*", re.I)
 def _negators(text: str) -> int:
     """How many negators ``text`` holds ("cannot" and "n't" are "not")."""
     return sum(t in NEGATORS for t in tokens(text))
-
-
-def _same_negators(fact: str, clause: str) -> bool:
-    """Whether ``fact`` and ``clause`` hold the same negators, as often each (one at least)."""
-    said = sorted(t for t in tokens(clause) if t in NEGATORS)
-    return bool(said) and said == sorted(t for t in tokens(fact) if t in NEGATORS)
 
 
 def _denied_in(fact: str, words: list[str]) -> bool:

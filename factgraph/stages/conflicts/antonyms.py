@@ -373,14 +373,16 @@ def _beside_another(word: str, clause: str, fact_words: set[str]) -> bool:
     if not places:
         return False
 
-    def content(w: str | None) -> bool:
-        return w is not None and w.isalpha() and w not in FUNCTION_WORDS \
-            and w not in STOPWORDS and w not in PREPOSITIONS
+    def content(w: str) -> bool:
+        return w.isalpha() and w not in FUNCTION_WORDS and w not in STOPWORDS \
+            and w not in PREPOSITIONS
 
     for place in places:
         after = re.match(r"\s+([\w'’-]+)", clause[place.end():])
-        beside = after.group(1).lower() if after is not None else None
-        if not content(beside) or beside in fact_words or stem(str(beside)) in fact_words:
+        if after is None:
+            return False
+        beside = after.group(1).lower()
+        if not content(beside) or beside in fact_words or stem(beside) in fact_words:
             return False
     return True
 

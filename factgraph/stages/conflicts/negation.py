@@ -216,6 +216,12 @@ def negation_conflict(fact: str, clause: str) -> Conflict | None:
     side negating one more thing ("can walk without help" / "can't walk without help"); two
     sides negating different words ("was not found guilty" / "was found not guilty") say
     nothing of each other."""
+    # the same negators on both sides, as often each: one denial said two ways, wherever the
+    # words each one denies are read ("leaving none in the wild" / "so none were left flying
+    # free", where "none" after its verb and before it deny different words)
+    negators = Counter(t for t in tokens(clause) if t in NEGATORS)
+    if negators and negators == Counter(t for t in tokens(fact) if t in NEGATORS):
+        return None
     in_fact, in_clause = negated_words(fact), negated_words(clause)
     if in_fact and in_clause:
         f, c = {w for w in in_fact if w}, {w for w in in_clause if w}
